@@ -1,0 +1,263 @@
+//! The planner: [`FrameLoop`] turns a sequence of frame timestamps into
+//! [`FramePlan`]s. It is a passive integer state machine: it reads no clock,
+//! allocates nothing, cannot fail, and is a pure function of its configuration
+//! and the timestamps it is given.
+
+use crate::{FramePlan, Nanos, Speed, StepBudget, Timestamp, Timestep};
+
+/// The fixed-step planner.
+///
+/// Each frame the caller reads its clock once and passes the reading to
+/// [`begin_frame`](FrameLoop::begin_frame); the returned plan says which
+/// steps to run and where between steps to render.
+///
+/// The rules:
+///
+/// - **The anchor is frame zero.** `start` (and the `now` given to
+///   [`resync`](FrameLoop::resync) or [`reset`](FrameLoop::reset)) is the
+///   previous frame's timestamp, so a frame at the anchor has a zero delta,
+///   runs no step and renders. Anchor after bring-up, so that loading is not
+///   billed as the first frame.
+/// - **A backwards timestamp is a zero delta**, and becomes the new anchor.
+/// - **Time beyond the budget is dropped, never banked**; the plan reports
+///   it. The sub-step remainder is kept.
+/// - **Every submitted nanosecond is accounted for.** In accumulator units,
+///   the scaled time submitted equals the time executed by steps, plus the
+///   time dropped, plus the change in the banked remainder, exactly.
+///
+/// # Examples
+///
+/// ```
+/// use evenstep_core::{FrameLoop, Nanos, StepBudget, Timestamp, Timestep};
+///
+/// let start = Timestamp::from_nanos(5_000_000_000); // after bring-up
+/// let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, start);
+///
+/// let mut now = start;
+/// for _ in 0..60 {
+///     now += Nanos::from_nanos(16_666_667);
+///     let plan = frames.begin_frame(now);
+///     for step in plan.steps() {
+///         // world.update(step.dt_secs_f64());
+///         let _ = step;
+///     }
+///     // renderer.draw(plan.alpha().as_f32());
+/// }
+/// assert_eq!(frames.tick(), 60);
+/// assert_eq!(frames.simulated(), Nanos::from_secs(1));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FrameLoop {
+    timestep: Timestep,
+    budget: StepBudget,
+    speed: Speed,
+    /// The previous frame's timestamp.
+    last: Timestamp,
+    /// Banked time in accumulator units; always under one step between frames.
+    remainder: u64,
+    /// Scaled time below one accumulator unit, in 1/`speed.den` units; kept so
+    /// that a fractional speed loses nothing between frames.
+    carry: u64,
+    /// Index of the next step to run.
+    tick: u64,
+    /// Steps queued for the next frame.
+    queued: u64,
+}
+
+impl FrameLoop {
+    /// A planner anchored at `start`, running at normal speed.
+    pub const fn new(timestep: Timestep, budget: StepBudget, start: Timestamp) -> FrameLoop {
+        FrameLoop {
+            timestep,
+            budget,
+            speed: Speed::NORMAL,
+            last: start,
+            remainder: 0,
+            carry: 0,
+            tick: 0,
+            queued: 0,
+        }
+    }
+
+    /// Plans the frame at `now`: banks the time since the previous frame,
+    /// scaled by the speed, and takes as many whole steps from the bank as the
+    /// budget allows, plus any queued steps. Steps beyond the budget are
+    /// dropped and reported; the sub-step remainder stays banked.
+    ///
+    /// Total over every input: it never panics and never fails.
+    #[inline]
+    pub fn begin_frame(&mut self, now: Timestamp) -> FramePlan {
+        let raw = now.saturating_since(self.last);
+        self.last = now;
+
+        let scaled_units = self.scale(raw);
+        let per_step = self.timestep.units_per_step();
+        // remainder < per_step < 2⁶⁴ and scaled_units < 2¹¹²: no overflow.
+        let banked = u128::from(self.remainder) + scaled_units;
+        let per_step_wide = u128::from(per_step);
+
+        // One step or none is the common case; skip the 128-bit division.
+        let (due, remainder) = if banked < per_step_wide {
+            (0_u128, banked as u64)
+        } else if banked < 2 * per_step_wide {
+            (1, (banked - per_step_wide) as u64)
+        } else {
+            (banked / per_step_wide, (banked % per_step_wide) as u64)
+        };
+
+        let budget = u128::from(self.budget.get()) * u128::from(self.speed.budget_factor());
+        let room = u128::from(u64::MAX - self.tick);
+        let limit = if budget < room { budget } else { room };
+        let (run, clamped) = if due > limit {
+            (limit as u64, true)
+        } else {
+            (due as u64, false)
+        };
+        let dropped_units = (due - u128::from(run)) * per_step_wide;
+
+        let room = u64::MAX - self.tick - run;
+        let queued = if self.queued < room {
+            self.queued
+        } else {
+            room
+        };
+        self.queued = 0;
+
+        let first_tick = self.tick;
+        self.tick += run + queued;
+        self.remainder = remainder;
+
+        FramePlan {
+            timestep: self.timestep,
+            speed: self.speed,
+            raw,
+            scaled_units,
+            dropped_units,
+            due: if due > u128::from(u64::MAX) {
+                u64::MAX
+            } else {
+                due as u64
+            },
+            run,
+            queued,
+            first_tick,
+            remainder,
+            clamped,
+        }
+    }
+
+    /// `raw` scaled by the speed, in accumulator units. The fraction of a unit
+    /// that a fractional speed leaves over is carried to the next frame.
+    #[inline]
+    fn scale(&mut self, raw: Nanos) -> u128 {
+        let units = self.timestep.nanos_to_units(raw);
+        let (num, den) = (self.speed.numerator(), self.speed.denominator());
+        if num == den {
+            return units;
+        }
+        // units < 2⁹⁶ and num < 2¹⁶: the product and the carry fit in u128.
+        let scaled = units * u128::from(num) + u128::from(self.carry);
+        let den = u128::from(den);
+        self.carry = (scaled % den) as u64;
+        scaled / den
+    }
+
+    /// Forgets the time since the previous frame: the next frame's delta is
+    /// measured from `now`. The bank, the tick and queued steps are kept.
+    ///
+    /// Call it after a gap that was not real play time (a pause, a
+    /// breakpoint, a level load) so the gap is not replayed as a burst of
+    /// steps or reported as dropped.
+    pub fn resync(&mut self, now: Timestamp) {
+        self.last = now;
+    }
+
+    /// Starts over at `now`: empties the bank, the speed carry and the queue,
+    /// and sets the tick back to 0. Configuration (timestep, budget, speed)
+    /// is kept.
+    pub fn reset(&mut self, now: Timestamp) {
+        self.last = now;
+        self.remainder = 0;
+        self.carry = 0;
+        self.tick = 0;
+        self.queued = 0;
+    }
+
+    /// Sets the time scale from the next frame on. [`Speed::PAUSED`] stops
+    /// simulation time: frames run no steps (except queued ones) and the
+    /// remainder, and so the alpha, stays where it was.
+    pub fn set_speed(&mut self, speed: Speed) {
+        if speed != self.speed {
+            // The carry is a fraction of 1/den; it means nothing in another
+            // denominator. It is less than one accumulator unit (at most 1 ns).
+            self.carry = 0;
+            self.speed = speed;
+        }
+    }
+
+    /// Sets the step budget from the next frame on.
+    pub fn set_budget(&mut self, budget: StepBudget) {
+        self.budget = budget;
+    }
+
+    /// Adds `count` steps to the next frame, on top of what its elapsed time
+    /// pays for. Queued steps run even while paused, do not count against the
+    /// budget and leave the bank alone: frame-by-frame stepping for a
+    /// debugger. Saturates; `reset` drops them.
+    pub fn queue_steps(&mut self, count: u32) {
+        self.queued = self.queued.saturating_add(u64::from(count));
+    }
+
+    /// Steps queued for the next frame.
+    pub const fn queued_steps(&self) -> u64 {
+        self.queued
+    }
+
+    /// The index of the next step to run: the number of steps run since
+    /// construction or [`reset`](FrameLoop::reset). It saturates at
+    /// `u64::MAX`, after which no step runs and due time is dropped.
+    pub const fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// Simulation time: `tick · dt`, exact, rounded down to the nanosecond.
+    pub const fn simulated(&self) -> Nanos {
+        self.timestep.sim_time(self.tick)
+    }
+
+    /// Banked time under one step, rounded down to the nanosecond.
+    pub const fn remainder(&self) -> Nanos {
+        self.timestep.units_to_nanos(self.remainder as u128)
+    }
+
+    /// Banked time in accumulator units (exact).
+    pub const fn remainder_units(&self) -> u64 {
+        self.remainder
+    }
+
+    /// The current blend factor (the one the last plan reported).
+    pub const fn alpha(&self) -> crate::Alpha {
+        crate::Alpha::new(self.remainder, self.timestep)
+    }
+
+    /// The fixed step.
+    pub const fn timestep(&self) -> Timestep {
+        self.timestep
+    }
+
+    /// The step budget.
+    pub const fn budget(&self) -> StepBudget {
+        self.budget
+    }
+
+    /// The time scale.
+    pub const fn speed(&self) -> Speed {
+        self.speed
+    }
+
+    /// The previous frame's timestamp (the anchor the next delta is measured
+    /// from).
+    pub const fn last_frame(&self) -> Timestamp {
+        self.last
+    }
+}

@@ -1,0 +1,259 @@
+//! What one frame must do: the [`FramePlan`] that
+//! [`FrameLoop::begin_frame`](crate::FrameLoop::begin_frame) returns, the
+//! [`Steps`] to run and the [`Step`] each of them is. A plan is a plain `Copy`
+//! value that borrows nothing, so the caller can hold it while mutating the
+//! world and the planner alike.
+
+use core::iter::FusedIterator;
+
+use crate::{Alpha, Nanos, Speed, Timestep};
+
+/// The work for one frame: how many fixed steps to run, how many the budget
+/// refused, and where between steps to render.
+///
+/// # Examples
+///
+/// ```
+/// use evenstep_core::{FrameLoop, Nanos, StepBudget, Timestamp, Timestep};
+///
+/// let start = Timestamp::ZERO;
+/// let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, start);
+///
+/// // A 200 ms stall: 12 steps are due, 5 run, 7 are dropped and reported.
+/// let plan = frames.begin_frame(start + Nanos::from_millis(200));
+/// assert_eq!(plan.steps_due(), 12);
+/// assert_eq!(plan.steps_run(), 5);
+/// assert_eq!(plan.steps_dropped(), 7);
+/// assert!(plan.clamped());
+/// for step in plan.steps() {
+///     assert!(step.tick() < 5); // world.update(step.dt_secs_f64())
+/// }
+/// assert!(plan.alpha().as_f64() < 1.0);
+/// ```
+#[must_use = "a plan's steps must be run, or the simulation falls out of step with its tick counter"]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FramePlan {
+    pub(crate) timestep: Timestep,
+    pub(crate) speed: Speed,
+    pub(crate) raw: Nanos,
+    pub(crate) scaled_units: u128,
+    pub(crate) dropped_units: u128,
+    pub(crate) due: u64,
+    pub(crate) run: u64,
+    pub(crate) queued: u64,
+    pub(crate) first_tick: u64,
+    pub(crate) remainder: u64,
+    pub(crate) clamped: bool,
+}
+
+impl FramePlan {
+    /// The steps to run now, in order: an exact-size iterator of [`Step`].
+    /// Queued steps (see [`FrameLoop::queue_steps`](crate::FrameLoop::queue_steps))
+    /// are included, after the steps the elapsed time paid for.
+    pub const fn steps(&self) -> Steps {
+        Steps {
+            next: self.first_tick,
+            end: self.first_tick.saturating_add(self.steps_run()),
+            timestep: self.timestep,
+        }
+    }
+
+    /// How many steps to run now: the steps the elapsed time paid for (up to
+    /// the budget) plus any queued steps.
+    pub const fn steps_run(&self) -> u64 {
+        self.run.saturating_add(self.queued)
+    }
+
+    /// How many whole steps the elapsed time paid for, before the budget
+    /// (queued steps not included). Saturates at `u64::MAX`.
+    pub const fn steps_due(&self) -> u64 {
+        self.due
+    }
+
+    /// How many of [`steps_run`](FramePlan::steps_run) were queued by
+    /// [`FrameLoop::queue_steps`](crate::FrameLoop::queue_steps) rather than
+    /// paid for by elapsed time.
+    pub const fn steps_queued(&self) -> u64 {
+        self.queued
+    }
+
+    /// How many due steps the budget refused. Their time is dropped, never
+    /// banked.
+    pub const fn steps_dropped(&self) -> u64 {
+        self.due.saturating_sub(self.run)
+    }
+
+    /// The simulation time the budget dropped this frame, rounded down to
+    /// whole nanoseconds. [`dropped_units`](FramePlan::dropped_units) is
+    /// exact.
+    pub const fn dropped(&self) -> Nanos {
+        self.timestep.units_to_nanos(self.dropped_units)
+    }
+
+    /// The dropped time in accumulator units (exact).
+    pub const fn dropped_units(&self) -> u128 {
+        self.dropped_units
+    }
+
+    /// Whether the budget refused any step this frame.
+    pub const fn clamped(&self) -> bool {
+        self.clamped
+    }
+
+    /// The tick of the first step to run (the loop's tick before this frame).
+    pub const fn first_tick(&self) -> u64 {
+        self.first_tick
+    }
+
+    /// The loop's tick after this frame's steps have run.
+    pub const fn end_tick(&self) -> u64 {
+        self.first_tick.saturating_add(self.steps_run())
+    }
+
+    /// Wall time since the previous frame, before speed and budget (zero on a
+    /// backwards timestamp).
+    pub const fn raw_delta(&self) -> Nanos {
+        self.raw
+    }
+
+    /// The raw delta scaled by the speed, rounded down to whole nanoseconds:
+    /// the simulation time this frame submitted. [`scaled_units`](FramePlan::scaled_units)
+    /// is exact.
+    pub const fn scaled_delta(&self) -> Nanos {
+        self.timestep.units_to_nanos(self.scaled_units)
+    }
+
+    /// The scaled delta in accumulator units (exact). At a speed of 1 it is
+    /// exactly `raw_delta · units_per_nanosecond`.
+    pub const fn scaled_units(&self) -> u128 {
+        self.scaled_units
+    }
+
+    /// Simulation time banked for the next frame, under one step, rounded
+    /// down to whole nanoseconds.
+    pub const fn remainder(&self) -> Nanos {
+        self.timestep.units_to_nanos(self.remainder as u128)
+    }
+
+    /// The banked remainder in accumulator units (exact).
+    pub const fn remainder_units(&self) -> u64 {
+        self.remainder
+    }
+
+    /// Where to render between the last step and the next, in `[0, 1)`.
+    pub const fn alpha(&self) -> Alpha {
+        Alpha::new(self.remainder, self.timestep)
+    }
+
+    /// The fixed step every update of this plan receives.
+    pub const fn timestep(&self) -> Timestep {
+        self.timestep
+    }
+
+    /// The speed the frame was scaled by.
+    pub const fn speed(&self) -> Speed {
+        self.speed
+    }
+
+    /// Simulation time at the end of this frame's steps
+    /// (`end_tick · dt`, exact, rounded down to the nanosecond).
+    pub const fn sim_time(&self) -> Nanos {
+        self.timestep.sim_time(self.end_tick())
+    }
+}
+
+/// The steps of one [`FramePlan`], in tick order.
+///
+/// An exact-size, double-ended, fused iterator; it borrows nothing.
+#[must_use = "iterators do nothing unless consumed"]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Steps {
+    next: u64,
+    end: u64,
+    timestep: Timestep,
+}
+
+impl Iterator for Steps {
+    type Item = Step;
+
+    #[inline]
+    fn next(&mut self) -> Option<Step> {
+        if self.next < self.end {
+            let step = Step {
+                tick: self.next,
+                timestep: self.timestep,
+            };
+            self.next += 1;
+            Some(step)
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let len = usize::try_from(self.end - self.next).unwrap_or(usize::MAX);
+        (len, Some(len))
+    }
+}
+
+impl DoubleEndedIterator for Steps {
+    #[inline]
+    fn next_back(&mut self) -> Option<Step> {
+        if self.next < self.end {
+            self.end -= 1;
+            Some(Step {
+                tick: self.end,
+                timestep: self.timestep,
+            })
+        } else {
+            None
+        }
+    }
+}
+
+impl ExactSizeIterator for Steps {}
+impl FusedIterator for Steps {}
+
+/// One fixed step: which tick it is and how long it lasts.
+///
+/// Every step of a loop has the same `dt`, forever.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Step {
+    tick: u64,
+    timestep: Timestep,
+}
+
+impl Step {
+    /// The step's index: 0 for the first step the loop ever runs, then up by
+    /// exactly one per step.
+    pub const fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// Simulation time when this step begins, `tick · dt` (exact, rounded
+    /// down to the nanosecond).
+    pub const fn sim_time(&self) -> Nanos {
+        self.timestep.sim_time(self.tick)
+    }
+
+    /// Simulation time when this step ends, `(tick + 1) · dt`.
+    pub const fn sim_time_after(&self) -> Nanos {
+        self.timestep.sim_time(self.tick.saturating_add(1))
+    }
+
+    /// The fixed step.
+    pub const fn dt(&self) -> Timestep {
+        self.timestep
+    }
+
+    /// The step length in seconds as an `f64`, the same for every step.
+    pub const fn dt_secs_f64(&self) -> f64 {
+        self.timestep.dt_secs_f64()
+    }
+
+    /// The step length in seconds as an `f32`, the same for every step.
+    pub const fn dt_secs_f32(&self) -> f32 {
+        self.timestep.dt_secs_f32()
+    }
+}
