@@ -1,0 +1,92 @@
+//! Strategies shared by the property tests: valid configurations and hostile
+//! operation sequences. Every property test runs on a fixed seed.
+
+#![allow(dead_code, unreachable_pub)]
+
+use evenstep_core::{Speed, StepBudget, Timestep};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed};
+
+/// The fixed-seed configuration every property test uses, so a run is
+/// reproducible and a failure is the same failure on every machine.
+pub fn config(cases: u32) -> Config {
+    Config {
+        cases,
+        rng_seed: RngSeed::Fixed(0x0e7e_57e9),
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
+
+/// Any valid timestep: a rational rate from the whole accepted range, the
+/// common display rates, or a whole-nanosecond duration.
+pub fn timestep() -> impl Strategy<Value = Timestep> {
+    prop_oneof![
+        (1_u32..=1_000_000, 1_u32..=3_600)
+            .prop_filter_map("out of range", |(n, d)| Timestep::from_ratio(n, d).ok()),
+        (any::<u32>(), any::<u32>())
+            .prop_filter_map("out of range", |(n, d)| Timestep::from_ratio(n, d).ok()),
+        prop::sample::select(vec![
+            Timestep::HZ_30,
+            Timestep::HZ_50,
+            Timestep::HZ_59_94,
+            Timestep::HZ_60,
+            Timestep::HZ_120,
+            Timestep::HZ_144,
+        ]),
+        (1_u64..=3_600_000_000_000).prop_map(|ns| {
+            Timestep::from_duration(core::time::Duration::from_nanos(ns)).unwrap()
+        }),
+    ]
+}
+
+/// Any budget, weighted towards the small ones games use.
+pub fn budget() -> impl Strategy<Value = StepBudget> {
+    prop_oneof![
+        (1_u32..=16).prop_map(|n| StepBudget::try_new(n).unwrap()),
+        (1_u32..=u32::MAX).prop_map(|n| StepBudget::try_new(n).unwrap()),
+    ]
+}
+
+/// Any speed, paused and fast ones included.
+pub fn speed() -> impl Strategy<Value = Speed> {
+    prop_oneof![
+        Just(Speed::NORMAL),
+        Just(Speed::PAUSED),
+        (0_u16..=8, 1_u16..=8).prop_map(|(n, d)| Speed::new(n, d).unwrap()),
+        (any::<u16>(), 1_u16..=u16::MAX).prop_map(|(n, d)| Speed::new(n, d).unwrap()),
+    ]
+}
+
+/// One thing a caller can do to a planner between frames.
+#[derive(Clone, Debug)]
+pub enum Op {
+    /// A frame this much after the previous timestamp.
+    Forward(u64),
+    /// A frame this much before the previous timestamp.
+    Backward(u64),
+    /// A frame at exactly this timestamp.
+    At(u64),
+    /// Change the speed.
+    Speed(Speed),
+    /// Queue steps for the next frame.
+    Queue(u32),
+    /// Forget the gap: the anchor moves to the previous timestamp plus this.
+    Resync(u64),
+}
+
+/// A hostile sequence: ordinary frames, jitter, stalls, backwards stamps,
+/// arbitrary absolute stamps, speed changes, queued steps and resyncs.
+pub fn ops(max_len: usize) -> impl Strategy<Value = Vec<Op>> {
+    let op = prop_oneof![
+        8 => (0_u64..40_000_000).prop_map(Op::Forward),
+        2 => (0_u64..2_000_000_000).prop_map(Op::Forward),
+        1 => any::<u64>().prop_map(Op::Forward),
+        1 => (0_u64..50_000_000).prop_map(Op::Backward),
+        1 => any::<u64>().prop_map(Op::At),
+        1 => speed().prop_map(Op::Speed),
+        1 => (0_u32..8).prop_map(Op::Queue),
+        1 => (0_u64..1_000_000_000).prop_map(Op::Resync),
+    ];
+    prop::collection::vec(op, 1..max_len)
+}

@@ -1,0 +1,257 @@
+//! Determinism: a hostile trace (jitter, stalls, backwards stamps, speed
+//! changes, queued steps, resyncs) planned eight times in one process gives one
+//! frozen digest, and moving a single timestamp by one nanosecond changes it.
+//! Every test first checks that the trace was not vacuous.
+
+use evenstep_core::{
+    FrameLoop, FrameStats, Nanos, Speed, StateHash, StepBudget, Timestamp, Timestep,
+};
+
+/// The digest of [`hostile_trace`] planned at 60 Hz with a budget of 5. If
+/// this changes, the planner's output changed: every replay recorded before
+/// would diverge. Change it only for a deliberate, documented change.
+const FROZEN_DIGEST: u64 = 0x0410_a528_cb28_876d;
+
+/// `SplitMix64`: a tiny, fixed, portable generator, so the trace is the same
+/// on every platform without a dependency whose output could change.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Event {
+    Frame(Timestamp),
+    Speed(Speed),
+    Queue(u32),
+    Resync(Timestamp),
+}
+
+/// Two thousand frames of a 60 Hz display with ±1.5 ms jitter, 250 ms stalls,
+/// backwards stamps, speed changes, queued steps and a resync.
+fn hostile_trace() -> Vec<Event> {
+    let mut rng = SplitMix(0xdead_beef_cafe_f00d);
+    let mut events = Vec::new();
+    let mut now: u64 = 7_000_000_000;
+    for frame in 0..2_000_u64 {
+        // 16.67 ms ± 1.5 ms.
+        let mut delta = 15_166_667 + rng.below(3_000_001);
+        match rng.below(100) {
+            0..=2 => delta += 250_000_000 + rng.below(100_000_000), // a stall
+            3 => delta = 0,                                         // a repeated stamp
+            _ => {}
+        }
+        now += delta;
+        if rng.below(150) == 0 {
+            now -= rng.below(40_000_000); // a clock that steps backwards
+        }
+        events.push(Event::Frame(Timestamp::from_nanos(now)));
+        if frame % 331 == 17 {
+            let speeds = [
+                Speed::HALF,
+                Speed::DOUBLE,
+                Speed::NORMAL,
+                Speed::PAUSED,
+                Speed::new(7, 3).unwrap(),
+            ];
+            events.push(Event::Speed(speeds[rng.below(5) as usize]));
+        }
+        if frame % 97 == 5 {
+            events.push(Event::Queue(rng.below(4) as u32 + 1));
+        }
+        if frame == 1_234 {
+            now += 5_000_000_000;
+            events.push(Event::Resync(Timestamp::from_nanos(now)));
+        }
+    }
+    events
+}
+
+/// A fixed-point reference world that only sees the steps: a body falling
+/// under integer gravity with a tick-dependent wind.
+#[derive(Default)]
+struct World {
+    x: i64,
+    v: i64,
+}
+
+impl World {
+    fn step(&mut self, tick: u64) {
+        self.v += -981 + i64::from((tick % 7) as u8) * 13;
+        self.x += self.v;
+        if self.x < 0 {
+            self.x = -self.x / 2;
+            self.v = -self.v / 2;
+        }
+    }
+}
+
+struct Outcome {
+    digest: u64,
+    world: u64,
+    stats: FrameStats,
+    speed_changes: usize,
+    backwards: usize,
+}
+
+fn plan(events: &[Event]) -> Outcome {
+    let mut frames = FrameLoop::new(
+        Timestep::HZ_60,
+        StepBudget::DEFAULT,
+        Timestamp::from_nanos(7_000_000_000),
+    );
+    let mut stats = FrameStats::new();
+    let mut plans = StateHash::new();
+    let mut world = World::default();
+    let mut world_hash = StateHash::new();
+    let (mut speed_changes, mut backwards, mut last) = (0, 0, Timestamp::ZERO);
+    for event in events {
+        match *event {
+            Event::Frame(now) => {
+                backwards += usize::from(now < last);
+                last = now;
+                let plan = frames.begin_frame(now);
+                for step in plan.steps() {
+                    world.step(step.tick());
+                }
+                world_hash.i64(world.x).i64(world.v);
+                plans.absorb_plan(&plan);
+                stats.absorb(&plan);
+            }
+            Event::Speed(speed) => {
+                speed_changes += 1;
+                frames.set_speed(speed);
+            }
+            Event::Queue(n) => frames.queue_steps(n),
+            Event::Resync(now) => frames.resync(now),
+        }
+    }
+    let digest = plans.u64(stats.digest()).u64(world_hash.finish()).finish();
+    Outcome {
+        digest,
+        world: world_hash.finish(),
+        stats,
+        speed_changes,
+        backwards,
+    }
+}
+
+fn assert_not_vacuous(outcome: &Outcome) {
+    let stats = &outcome.stats;
+    assert!(stats.frames() >= 2_000, "frames: {}", stats.frames());
+    assert!(stats.steps() > 1_000, "steps ran: {}", stats.steps());
+    assert!(
+        stats.clamped_frames() > 10,
+        "the budget engaged: {}",
+        stats.clamped_frames()
+    );
+    assert!(
+        stats.dropped_steps() > 50,
+        "drops happened: {}",
+        stats.dropped_steps()
+    );
+    assert!(stats.dropped() > Nanos::from_secs(1));
+    assert!(
+        stats.queued_steps() > 20,
+        "queued steps ran: {}",
+        stats.queued_steps()
+    );
+    assert!(outcome.speed_changes >= 5);
+    assert!(
+        outcome.backwards > 5,
+        "backwards stamps: {}",
+        outcome.backwards
+    );
+    assert!(
+        stats.largest_frame() < Nanos::from_secs(1),
+        "the resync gap must not be billed"
+    );
+}
+
+#[test]
+fn a_hostile_trace_plans_to_one_frozen_digest_eight_times_over() {
+    let trace = hostile_trace();
+    let first = plan(&trace);
+    assert_not_vacuous(&first);
+    for run in 1..8 {
+        assert_eq!(
+            plan(&trace).digest,
+            first.digest,
+            "run {run} diverged in-process"
+        );
+    }
+    assert_eq!(
+        first.digest, FROZEN_DIGEST,
+        "the frozen digest moved: {:#018x}",
+        first.digest
+    );
+}
+
+#[test]
+fn moving_one_timestamp_by_one_nanosecond_changes_the_digest() {
+    let trace = hostile_trace();
+    let baseline = plan(&trace);
+    assert_not_vacuous(&baseline);
+    let mut perturbed = trace.clone();
+    let i = perturbed.len() / 2;
+    let Event::Frame(t) = perturbed[i] else {
+        panic!("the middle event should be a frame: {:?}", perturbed[i]);
+    };
+    perturbed[i] = Event::Frame(t + Nanos::from_nanos(1));
+    let outcome = plan(&perturbed);
+    assert_not_vacuous(&outcome);
+    assert_ne!(outcome.digest, baseline.digest);
+}
+
+#[test]
+fn moving_a_frame_across_a_step_boundary_changes_the_world() {
+    // Find the frame that ran steps with the least time banked after them,
+    // and move it to just before the boundary its last step crossed: that
+    // step moves to the next frame, which the world must notice.
+    let trace = hostile_trace();
+    let baseline = plan(&trace);
+    let mut frames = FrameLoop::new(
+        Timestep::HZ_60,
+        StepBudget::DEFAULT,
+        Timestamp::from_nanos(7_000_000_000),
+    );
+    let mut best: Option<(u64, usize, Timestamp)> = None;
+    for (i, event) in trace.iter().enumerate() {
+        match *event {
+            Event::Frame(now) => {
+                let plan = frames.begin_frame(now);
+                let clean = !plan.clamped() && plan.steps_queued() == 0 && plan.steps_run() > 0;
+                if clean
+                    && plan.raw_delta() > Nanos::from_millis(1)
+                    && best.is_none_or(|(r, ..)| plan.remainder_units() < r)
+                {
+                    best = Some((plan.remainder_units(), i, now));
+                }
+            }
+            Event::Speed(s) => frames.set_speed(s),
+            Event::Queue(n) => frames.queue_steps(n),
+            Event::Resync(now) => frames.resync(now),
+        }
+    }
+    let (remainder, i, now) = best.expect("some frame ran steps");
+    // At normal speed one nanosecond is three units; move back past the bank.
+    let back = remainder / 3 + 1;
+    assert!(
+        back < 200_000,
+        "the nearest boundary should be close: {back} ns"
+    );
+    let mut perturbed = trace.clone();
+    perturbed[i] = Event::Frame(now - Nanos::from_nanos(back));
+    assert_ne!(plan(&perturbed).world, baseline.world);
+}
