@@ -89,8 +89,41 @@ impl FrameLoop {
     pub fn begin_frame(&mut self, now: Timestamp) -> FramePlan {
         let raw = now.saturating_since(self.last);
         self.last = now;
-
         let scaled_units = self.scale(raw);
+        let budget = u128::from(self.budget.get()) * u128::from(self.speed.budget_factor());
+        self.plan(raw, scaled_units, budget, true)
+    }
+
+    /// Runs `span` of simulation time now, as whole fixed steps with no
+    /// budget, and banks the sub-step remainder: an explicit, offline
+    /// catch-up (a headless tool simulating the hour the player was away).
+    ///
+    /// `span` is simulation time, so the speed does not scale it and a paused
+    /// loop catches up too. The anchor is untouched, so the next frame's delta
+    /// is still measured from the previous frame. Queued steps wait for the
+    /// next frame. The loop never calls this on its own: absent time is
+    /// credited only when the caller says so.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use evenstep_core::{FrameLoop, Nanos, StepBudget, Timestamp, Timestep};
+    ///
+    /// let mut frames = FrameLoop::new(Timestep::HZ_50, StepBudget::DEFAULT, Timestamp::ZERO);
+    /// let plan = frames.catch_up(Nanos::from_millis(3_610)); // 3.61 s at 20 ms a step
+    /// assert_eq!(plan.steps_run(), 180);
+    /// assert!(!plan.clamped());
+    /// assert_eq!(frames.remainder(), Nanos::from_millis(10)); // banked, not run
+    /// ```
+    pub fn catch_up(&mut self, span: Nanos) -> FramePlan {
+        let units = self.timestep.nanos_to_units(span);
+        self.plan(span, units, u128::MAX, false)
+    }
+
+    /// Banks `scaled_units`, takes up to `limit` whole steps (and the queue,
+    /// if `take_queue`), and drops the rest of the whole steps.
+    #[inline]
+    fn plan(&mut self, raw: Nanos, scaled_units: u128, limit: u128, take_queue: bool) -> FramePlan {
         let per_step = self.timestep.units_per_step();
         // remainder < per_step < 2⁶⁴ and scaled_units < 2¹¹²: no overflow.
         let banked = u128::from(self.remainder) + scaled_units;
@@ -105,9 +138,10 @@ impl FrameLoop {
             (banked / per_step_wide, (banked % per_step_wide) as u64)
         };
 
-        let budget = u128::from(self.budget.get()) * u128::from(self.speed.budget_factor());
+        // The tick cannot pass u64::MAX: steps that cannot be numbered are
+        // dropped like any other refused step.
         let room = u128::from(u64::MAX - self.tick);
-        let limit = if budget < room { budget } else { room };
+        let limit = if limit < room { limit } else { room };
         let (run, clamped) = if due > limit {
             (limit as u64, true)
         } else {
@@ -115,13 +149,18 @@ impl FrameLoop {
         };
         let dropped_units = (due - u128::from(run)) * per_step_wide;
 
-        let room = u64::MAX - self.tick - run;
-        let queued = if self.queued < room {
-            self.queued
+        let queued = if take_queue {
+            let room = u64::MAX - self.tick - run;
+            let queued = if self.queued < room {
+                self.queued
+            } else {
+                room
+            };
+            self.queued = 0;
+            queued
         } else {
-            room
+            0
         };
-        self.queued = 0;
 
         let first_tick = self.tick;
         self.tick += run + queued;

@@ -316,3 +316,27 @@ fn the_tick_saturates_and_then_due_time_is_dropped() {
     assert!(plan.clamped());
     assert_eq!(frames.tick(), u64::MAX);
 }
+
+#[test]
+fn catch_up_runs_whole_steps_without_a_budget_and_banks_the_rest() {
+    let mut frames = FrameLoop::new(
+        Timestep::from_hz(20).unwrap(),
+        StepBudget::DEFAULT,
+        Timestamp::ZERO,
+    );
+    let _ = frames.begin_frame(at(30)); // 30 ms banked of a 50 ms step
+    frames.set_speed(Speed::PAUSED); // catch-up is simulation time: speed does not apply
+    frames.queue_steps(2);
+    let plan = frames.catch_up(Nanos::from_secs(24 * 3_600) + Nanos::from_millis(45));
+    assert_eq!(
+        plan.steps_run(),
+        24 * 3_600 * 20 + 1,
+        "75 ms of bank and extra: one more step"
+    );
+    assert_eq!(plan.steps_dropped(), 0);
+    assert!(!plan.clamped());
+    assert_eq!(plan.steps_queued(), 0, "the queue waits for the next frame");
+    assert_eq!(frames.remainder(), Nanos::from_millis(25));
+    assert_eq!(frames.last_frame(), at(30), "the anchor is untouched");
+    assert_eq!(frames.queued_steps(), 2);
+}

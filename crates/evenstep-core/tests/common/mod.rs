@@ -73,6 +73,8 @@ pub enum Op {
     Queue(u32),
     /// Forget the gap: the anchor moves to the previous timestamp plus this.
     Resync(u64),
+    /// Catch up this much simulation time, unbudgeted.
+    CatchUp(u64),
 }
 
 /// A hostile sequence: ordinary frames, jitter, stalls, backwards stamps,
@@ -87,6 +89,7 @@ pub fn ops(max_len: usize) -> impl Strategy<Value = Vec<Op>> {
         1 => speed().prop_map(Op::Speed),
         1 => (0_u32..8).prop_map(Op::Queue),
         1 => (0_u64..1_000_000_000).prop_map(Op::Resync),
+        1 => (0_u64..2_000_000_000).prop_map(Op::CatchUp),
     ];
     prop::collection::vec(op, 1..max_len)
 }
