@@ -1,0 +1,173 @@
+//! What callbacks are told, and how they steer the loop. A [`StepContext`]
+//! goes to every update, a [`RenderContext`] to every render. Both carry a
+//! [`Control`] so a callback can pause, resume, stop or re-speed the loop:
+//! those requests take effect at the next pump boundary (pausing inside an
+//! update does not cut short the pump it came from), except `stop`, which
+//! takes effect at once.
+
+use std::cell::Cell;
+
+use evenstep_core::{Alpha, Nanos, Speed, Timestamp, Timestep};
+
+/// Requests made to the loop, applied at the next pump boundary (`stop` at
+/// once). Cells, because callbacks receive shared references.
+#[derive(Debug, Default)]
+pub struct Control {
+    pause: Cell<Option<bool>>,
+    speed: Cell<Option<Speed>>,
+    queue: Cell<u32>,
+    stop: Cell<bool>,
+}
+
+impl Control {
+    /// Pauses from the next pump: sim time, steps and sim timers stop; real
+    /// time, real timers and jobs go on; renders keep the alpha they had.
+    pub fn pause(&self) {
+        self.pause.set(Some(true));
+    }
+
+    /// Resumes from the next pump, which starts with a zero delta (no burst
+    /// of steps for the time spent paused).
+    pub fn resume(&self) {
+        self.pause.set(Some(false));
+    }
+
+    /// Sets the time scale from the next pump. [`Speed::PAUSED`] freezes sim
+    /// time like a pause does, but the loop does not count as paused.
+    pub fn set_speed(&self, speed: Speed) {
+        self.speed.set(Some(speed));
+    }
+
+    /// Runs `count` extra steps at the next pump, outside the budget and even
+    /// while paused: frame-by-frame stepping.
+    pub fn queue_steps(&self, count: u32) {
+        self.queue.set(self.queue.get().saturating_add(count));
+    }
+
+    /// Stops the loop at once: no further update runs in this pump, nothing
+    /// renders, and pumps are no-ops until `start`.
+    pub fn stop(&self) {
+        self.stop.set(true);
+    }
+
+    pub(crate) fn stop_requested(&self) -> bool {
+        self.stop.get()
+    }
+
+    pub(crate) fn clear_stop(&self) {
+        self.stop.set(false);
+    }
+
+    pub(crate) fn take_pause(&self) -> Option<bool> {
+        self.pause.take()
+    }
+
+    pub(crate) fn take_speed(&self) -> Option<Speed> {
+        self.speed.take()
+    }
+
+    pub(crate) fn take_queue(&self) -> u32 {
+        self.queue.take()
+    }
+}
+
+/// What an update is told: the fixed step, which tick it is, and the time.
+#[derive(Debug)]
+pub struct StepContext<'a> {
+    pub(crate) timestep: Timestep,
+    pub(crate) tick: u64,
+    pub(crate) real_time: Nanos,
+    pub(crate) control: &'a Control,
+}
+
+impl StepContext<'_> {
+    /// The fixed step, the same for every update of the loop's life.
+    pub fn dt(&self) -> Timestep {
+        self.timestep
+    }
+
+    /// The fixed step in seconds.
+    pub fn dt_secs_f64(&self) -> f64 {
+        self.timestep.dt_secs_f64()
+    }
+
+    /// The fixed step in seconds, as an `f32`.
+    pub fn dt_secs_f32(&self) -> f32 {
+        self.timestep.dt_secs_f32()
+    }
+
+    /// This step's index: starts at 0, rises by exactly one per step, never
+    /// skips or repeats, across stop and start.
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// Simulation time when this step begins (`tick · dt`, exact).
+    pub fn sim_time(&self) -> Nanos {
+        self.timestep.sim_time(self.tick)
+    }
+
+    /// Real time at the pump that runs this step: unclamped, unpaused elapsed
+    /// time since the loop first started. Not an input for rules that must
+    /// replay; use it for diagnostics.
+    pub fn real_time(&self) -> Nanos {
+        self.real_time
+    }
+
+    /// Steers the loop: see [`Control`].
+    pub fn control(&self) -> &Control {
+        self.control
+    }
+}
+
+/// What a render is told: where between steps to draw, and when.
+#[derive(Debug)]
+pub struct RenderContext<'a> {
+    pub(crate) alpha: Alpha,
+    pub(crate) timestep: Timestep,
+    pub(crate) tick: u64,
+    pub(crate) now: Timestamp,
+    pub(crate) real_time: Nanos,
+    pub(crate) control: &'a Control,
+}
+
+impl RenderContext<'_> {
+    /// Where between the last step and the next to draw, in `[0, 1)`.
+    pub fn alpha(&self) -> Alpha {
+        self.alpha
+    }
+
+    /// The blend factor as an `f32`.
+    pub fn alpha_f32(&self) -> f32 {
+        self.alpha.as_f32()
+    }
+
+    /// Simulation time at the drawn moment, between steps:
+    /// `tick · dt + alpha · dt`, exact, rounded down to the nanosecond.
+    pub fn sim_time(&self) -> Nanos {
+        let (remainder, _) = self.alpha.ratio();
+        let units = u128::from(self.tick) * u128::from(self.timestep.units_per_step())
+            + u128::from(remainder);
+        self.timestep.units_to_nanos(units)
+    }
+
+    /// Steps run so far (the next step's tick).
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// The pump's clock reading.
+    pub fn now(&self) -> Timestamp {
+        self.now
+    }
+
+    /// Real time at this pump (see [`StepContext::real_time`]).
+    pub fn real_time(&self) -> Nanos {
+        self.real_time
+    }
+
+    /// Steers the loop: see [`Control`].
+    pub fn control(&self) -> &Control {
+        self.control
+    }
+}

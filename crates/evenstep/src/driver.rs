@@ -1,0 +1,795 @@
+//! The loop driver: [`Loop`] owns a planner, a clock, two timelines, jobs and
+//! subscribers, and runs them in a fixed order each time the host pumps it.
+//! Nothing runs on its own: no thread, no timer, no autostart. The host (a
+//! window's redraw callback, a server's tick, a test) calls
+//! [`pump`](Loop::pump), and the loop does one frame's worth of work.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::time::Duration;
+
+use evenstep_core::{FrameLoop, FramePlan, Nanos, Speed, StepBudget, Timestamp, Timestep};
+
+use crate::context::{Control, RenderContext, StepContext};
+use crate::jobs::{JobHandle, Jobs};
+use crate::stats::{Collector, LoopStats, MAX_GAP_WINDOW_SECS, PumpSample, StatsConfig};
+use crate::{Clock, MonotonicClock, Timeline};
+
+type Update<S> = Box<dyn FnMut(&mut S, &StepContext<'_>)>;
+type Render<S> = Box<dyn FnMut(&S, &RenderContext<'_>)>;
+type Stall<S> = Box<dyn FnMut(&mut S, &FramePlan)>;
+
+/// Which kind of frame a pump is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PumpKind {
+    /// A frame the display shows: everything runs, renders included.
+    Paint,
+    /// A wake-up while nothing is painted (a hidden or minimized window, a
+    /// server): real time, jobs, timers and steps run; renders do not.
+    Tick,
+}
+
+/// Names an update or render subscriber, to remove it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SubscriberId(u64);
+
+/// What a pump did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pump {
+    /// The loop has not been started: nothing ran.
+    NotStarted,
+    /// The loop is stopped: nothing ran.
+    Stopped,
+    /// The pump ran.
+    Ran(PumpReport),
+}
+
+impl Pump {
+    /// The report, if the pump ran.
+    pub fn report(self) -> Option<PumpReport> {
+        match self {
+            Pump::Ran(report) => Some(report),
+            Pump::NotStarted | Pump::Stopped => None,
+        }
+    }
+
+    /// Whether the pump ran.
+    pub fn ran(self) -> bool {
+        matches!(self, Pump::Ran(_))
+    }
+}
+
+/// The outcome of a pump that ran.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PumpReport {
+    /// The pump's kind.
+    pub kind: PumpKind,
+    /// The pump's one accounting clock reading.
+    pub now: Timestamp,
+    /// Real time elapsed since the previous pump (unclamped, unpaused).
+    pub elapsed: Nanos,
+    /// Jobs that ran.
+    pub jobs: usize,
+    /// Fixed steps that ran (fewer than the plan's if `stop` cut them short).
+    pub steps: u64,
+    /// Whether render subscribers ran.
+    pub rendered: bool,
+    /// Whether the loop was stopped from inside this pump.
+    pub stopped: bool,
+    /// The planner's plan for the pump.
+    pub plan: FramePlan,
+}
+
+/// The result of [`Loop::catch_up`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CatchUp {
+    /// Fixed steps run.
+    pub steps: u64,
+    /// Simulation time banked for the next frame (under one step).
+    pub banked: Nanos,
+    /// Whether the loop was stopped from inside the catch-up.
+    pub stopped: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Run {
+    NotStarted,
+    Running,
+    Stopped,
+}
+
+/// A fixed-timestep loop driving a game state `S` that the caller owns and
+/// passes to every pump.
+///
+/// Each [`pump`](Loop::pump), in this order:
+///
+/// 1. one clock reading, the pump's accounting time;
+/// 2. real time and the [`real`](Loop::real) timeline advance by the
+///    unclamped, unpaused time since the previous pump;
+/// 3. requested jobs run, once each, in creation order;
+/// 4. the scaled elapsed time goes to the planner; the step budget clamps it,
+///    and a clamp calls the stall hook with the plan;
+/// 5. for each fixed step: the [`sim`](Loop::sim) timeline advances to the
+///    step's end, the update subscribers run in registration order, and the
+///    tick rises by one;
+/// 6. on a paint pump, the render subscribers run in registration order;
+/// 7. statistics are recorded.
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use evenstep::{Loop, ManualClock, PumpKind, Timestep};
+///
+/// #[derive(Default)]
+/// struct Game { x: f64, previous_x: f64, drawn: Vec<f64> }
+///
+/// let clock = ManualClock::new();
+/// let mut game_loop = Loop::<Game>::builder()
+///     .clock(clock.clone())
+///     .timestep(Timestep::HZ_60)
+///     .build()?;
+/// game_loop.on_update(|game, step| {
+///     game.previous_x = game.x;
+///     game.x += 2.0 * step.dt_secs_f64();
+/// });
+/// game_loop.on_render(|game, frame| {
+///     let _at = frame.alpha().lerp_f64(game.previous_x, game.x);
+/// });
+///
+/// let mut game = Game::default();
+/// game_loop.start();
+/// for _ in 0..60 {
+///     clock.advance(Duration::from_nanos(16_666_667));
+///     let _ = game_loop.pump(&mut game, PumpKind::Paint);
+/// }
+/// assert_eq!(game_loop.tick(), 60);
+/// # Ok::<(), evenstep::ConfigError>(())
+/// ```
+pub struct Loop<S> {
+    clock: Box<dyn Clock>,
+    frames: FrameLoop,
+    /// The speed asked for; the planner runs at `PAUSED` while paused.
+    speed: Speed,
+    run: Run,
+    paused: bool,
+    control: Control,
+    last_pump: Timestamp,
+    real_time: Nanos,
+    tick: u64,
+    real: Timeline<S>,
+    sim: Timeline<S>,
+    jobs: Jobs<S>,
+    updates: Vec<(SubscriberId, Update<S>)>,
+    renders: Vec<(SubscriberId, Render<S>)>,
+    on_stall: Option<Stall<S>>,
+    next_id: u64,
+    stats: Box<Collector>,
+    /// True while a pump runs; still true at the next call only if a
+    /// callback panicked out of the previous one.
+    in_pump: bool,
+}
+
+impl<S> Loop<S> {
+    /// A builder with the defaults: [`MonotonicClock`], 60 Hz, a budget of
+    /// 5 steps, normal speed.
+    pub fn builder() -> LoopBuilder<S> {
+        LoopBuilder::new()
+    }
+
+    /// Adds an update subscriber. Updates run once per fixed step, in
+    /// registration order, and may mutate the state.
+    pub fn on_update<F>(&mut self, update: F) -> SubscriberId
+    where
+        F: FnMut(&mut S, &StepContext<'_>) + 'static,
+    {
+        let id = self.next_subscriber();
+        self.updates.push((id, Box::new(update)));
+        id
+    }
+
+    /// Adds a render subscriber. Renders run once per paint pump, in
+    /// registration order, and cannot mutate the state.
+    pub fn on_render<F>(&mut self, render: F) -> SubscriberId
+    where
+        F: FnMut(&S, &RenderContext<'_>) + 'static,
+    {
+        let id = self.next_subscriber();
+        self.renders.push((id, Box::new(render)));
+        id
+    }
+
+    /// Removes an update or render subscriber. Returns whether it was there.
+    pub fn remove(&mut self, id: SubscriberId) -> bool {
+        let before = self.updates.len() + self.renders.len();
+        self.updates.retain(|(i, _)| *i != id);
+        self.renders.retain(|(i, _)| *i != id);
+        before != self.updates.len() + self.renders.len()
+    }
+
+    /// Sets the hook called when the step budget drops time, with the plan
+    /// (`plan.dropped()` is the excess). For a performance warning; never a
+    /// source of credited resources.
+    pub fn on_stall<F>(&mut self, hook: F)
+    where
+        F: FnMut(&mut S, &FramePlan) + 'static,
+    {
+        self.on_stall = Some(Box::new(hook));
+    }
+
+    /// Adds a coalesced job: any number of [`JobHandle::request`] calls
+    /// before a pump run it exactly once, before that pump's steps, on tick
+    /// pumps and while paused too.
+    pub fn coalesce<F>(&mut self, job: F) -> JobHandle
+    where
+        F: FnMut(&mut S) + 'static,
+    {
+        self.jobs.add(Box::new(job))
+    }
+
+    /// Removes a job. Returns whether it was there.
+    pub fn remove_job(&mut self, job: &JobHandle) -> bool {
+        self.jobs.remove(job)
+    }
+
+    /// The real timeline: advanced once per pump by unclamped, unpaused
+    /// elapsed time. Its timers fire while paused, on tick pumps and at any
+    /// speed. Use it for autosaves and telemetry.
+    pub fn real(&mut self) -> &mut Timeline<S> {
+        &mut self.real
+    }
+
+    /// The simulation timeline: advanced once per fixed step, to the step's
+    /// end. Its timers pause, scale with speed, are clamped with the steps,
+    /// and land on the same tick at any frame rate, so they replay.
+    pub fn sim(&mut self) -> &mut Timeline<S> {
+        &mut self.sim
+    }
+
+    /// Starts (or restarts) the loop, anchored at a clock reading taken now:
+    /// the first pump's delta is measured from here, so time before the
+    /// start, or spent stopped, is never billed. Start after loading, not
+    /// before. The tick carries on from where it stopped. Starting a running
+    /// loop does nothing.
+    pub fn start(&mut self) {
+        self.recover();
+        if self.run != Run::Running {
+            let now = self.clock.now();
+            self.run = Run::Running;
+            self.last_pump = now;
+            self.frames.resync(now);
+            self.stats.rebase();
+        }
+    }
+
+    /// Stops the loop: pumps are no-ops until [`start`](Loop::start). Inside
+    /// a callback, use the context's [`Control::stop`], which also stops the
+    /// pump in progress.
+    pub fn stop(&mut self) {
+        self.recover();
+        if self.run == Run::Running {
+            self.run = Run::Stopped;
+        }
+    }
+
+    /// Pauses from the next pump (see [`Control::pause`]).
+    pub fn pause(&mut self) {
+        self.control.pause();
+    }
+
+    /// Resumes from the next pump, with a zero delta (see [`Control::resume`]).
+    pub fn resume(&mut self) {
+        self.control.resume();
+    }
+
+    /// Sets the time scale from the next pump.
+    pub fn set_speed(&mut self, speed: Speed) {
+        self.control.set_speed(speed);
+    }
+
+    /// Sets the time scale from a float, from the next pump.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::Speed`] if `speed` is NaN, infinite, negative or above
+    /// 65535.
+    pub fn set_speed_f64(&mut self, speed: f64) -> Result<(), ConfigError> {
+        let speed = Speed::from_f64(speed).map_err(ConfigError::Speed)?;
+        self.control.set_speed(speed);
+        Ok(())
+    }
+
+    /// Runs `count` extra steps at the next pump, outside the budget and even
+    /// while paused.
+    pub fn queue_steps(&mut self, count: u32) {
+        self.control.queue_steps(count);
+    }
+
+    /// Runs one frame of the loop. `kind` says whether the display shows it.
+    ///
+    /// Before [`start`](Loop::start), and after [`stop`](Loop::stop), this is
+    /// a no-op that returns [`Pump::NotStarted`] or [`Pump::Stopped`].
+    ///
+    /// # Panics
+    ///
+    /// Only if a callback panics; the panic passes through. The loop is then
+    /// stopped: the steps the interrupted pump completed are counted in the
+    /// tick, its remaining steps are dropped (and counted as dropped), jobs
+    /// it had not reached stay requested, and [`start`](Loop::start) resumes
+    /// with a zero delta.
+    pub fn pump(&mut self, state: &mut S, kind: PumpKind) -> Pump {
+        self.recover();
+        match self.run {
+            Run::NotStarted => return Pump::NotStarted,
+            Run::Stopped => return Pump::Stopped,
+            Run::Running => {}
+        }
+        self.in_pump = true;
+
+        // 1. The accounting reading, and control requests made since the
+        //    previous pump.
+        let now = self.clock.now();
+        if self.apply_control() {
+            // Resumed: the planner forgets the paused gap, so no burst of
+            // steps; real time keeps the gap, as it kept running.
+            self.frames.resync(now);
+        }
+
+        // 2. Real time: unclamped and unpaused.
+        let elapsed = now.saturating_since(self.last_pump);
+        self.last_pump = now;
+        self.real_time += elapsed;
+        self.real.advance_to(state, self.real_time);
+
+        // 3. Jobs, before any step can need their results.
+        let jobs = self.jobs.run(state);
+
+        // 4. Plan; the budget has clamped and reported.
+        let update_start = self.clock.now();
+        let plan = self.frames.begin_frame(now);
+        if plan.clamped()
+            && let Some(hook) = self.on_stall.as_mut()
+        {
+            hook(state, &plan);
+        }
+
+        // 5. The fixed steps.
+        let steps = self.run_steps(state, plan.steps_run());
+        let stopped = self.control.stop_requested();
+        let update_end = self.clock.now();
+
+        // 6. Paint.
+        let rendered = kind == PumpKind::Paint && !stopped;
+        if rendered {
+            let frame = RenderContext {
+                alpha: plan.alpha(),
+                timestep: plan.timestep(),
+                tick: self.tick,
+                now,
+                real_time: self.real_time,
+                control: &self.control,
+            };
+            for (_, render) in &mut self.renders {
+                render(state, &frame);
+            }
+        }
+        let end = if rendered {
+            self.clock.now()
+        } else {
+            update_end
+        };
+
+        // 7. Statistics.
+        self.stats.record(&PumpSample {
+            now,
+            real_time: self.real_time,
+            painted: rendered,
+            frame_cost: end.saturating_since(now),
+            update_cost: update_end.saturating_since(update_start),
+            render_cost: end.saturating_since(update_end),
+            steps,
+            plan: &plan,
+            abandoned_steps: plan.steps_run() - steps,
+        });
+
+        if stopped {
+            self.control.clear_stop();
+            self.run = Run::Stopped;
+        }
+        self.in_pump = false;
+        Pump::Ran(PumpReport {
+            kind,
+            now,
+            elapsed,
+            jobs,
+            steps,
+            rendered,
+            stopped,
+            plan,
+        })
+    }
+
+    /// Runs `span` of simulation time now, as whole fixed steps with no
+    /// budget: offline progress for a headless tool. Sim timers fire and
+    /// updates run exactly as in a pump; nothing renders and real time does
+    /// not move. The sub-step remainder is banked for the next frame, so `dt`
+    /// never varies. The loop never does this on its own.
+    ///
+    /// Returns `None` (and runs nothing) unless the loop is started.
+    ///
+    /// # Panics
+    ///
+    /// Only if a callback panics; the loop is then left as after a panicking
+    /// pump.
+    pub fn catch_up(&mut self, state: &mut S, span: Duration) -> Option<CatchUp> {
+        self.recover();
+        if self.run != Run::Running {
+            return None;
+        }
+        self.in_pump = true;
+        let plan = self.frames.catch_up(Nanos::from_duration(span));
+        let steps = self.run_steps(state, plan.steps_run());
+        let stopped = self.control.stop_requested();
+        if stopped {
+            self.control.clear_stop();
+            self.run = Run::Stopped;
+        }
+        self.in_pump = false;
+        Some(CatchUp {
+            steps,
+            banked: plan.remainder(),
+            stopped,
+        })
+    }
+
+    /// Runs up to `count` steps; stops early if a callback asked to stop.
+    fn run_steps(&mut self, state: &mut S, count: u64) -> u64 {
+        let timestep = self.frames.timestep();
+        for ran in 0..count {
+            if self.control.stop_requested() {
+                return ran;
+            }
+            self.sim
+                .advance_to(state, timestep.sim_time(self.tick.saturating_add(1)));
+            let step = StepContext {
+                timestep,
+                tick: self.tick,
+                real_time: self.real_time,
+                control: &self.control,
+            };
+            for (_, update) in &mut self.updates {
+                update(state, &step);
+                if self.control.stop_requested() {
+                    break;
+                }
+            }
+            // The step began, so it is counted, even if a stop cut it short:
+            // a tick is never repeated.
+            self.tick = self.tick.saturating_add(1);
+        }
+        count
+    }
+
+    /// Applies pause, speed and queue requests. Returns whether the loop
+    /// resumed (so the pump re-anchors).
+    fn apply_control(&mut self) -> bool {
+        let mut resumed = false;
+        if let Some(speed) = self.control.take_speed() {
+            self.speed = speed;
+        }
+        if let Some(pause) = self.control.take_pause() {
+            resumed = self.paused && !pause;
+            self.paused = pause;
+        }
+        self.frames.set_speed(if self.paused {
+            Speed::PAUSED
+        } else {
+            self.speed
+        });
+        let queued = self.control.take_queue();
+        if queued > 0 {
+            self.frames.queue_steps(queued);
+        }
+        resumed
+    }
+
+    /// Puts the loop in its documented post-panic state if a callback
+    /// panicked out of the previous pump.
+    fn recover(&mut self) {
+        if std::mem::take(&mut self.in_pump) {
+            self.control.clear_stop();
+            self.run = Run::Stopped;
+        }
+    }
+
+    fn next_subscriber(&mut self) -> SubscriberId {
+        let id = SubscriberId(self.next_id);
+        self.next_id += 1;
+        id
+    }
+
+    /// The measured statistics.
+    pub fn stats(&self) -> LoopStats {
+        self.stats.snapshot()
+    }
+
+    /// Forgets every measured statistic (warm-up is not restarted).
+    pub fn reset_stats(&mut self) {
+        self.stats.reset();
+    }
+
+    /// Steps run over the loop's life: the next step's tick.
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// Simulation time: `tick · dt`, exact, rounded down to the nanosecond.
+    pub fn sim_time(&self) -> Nanos {
+        self.frames.timestep().sim_time(self.tick)
+    }
+
+    /// Real time: unclamped, unpaused elapsed time over the pumps since the
+    /// loop first started (time spent stopped is not counted).
+    pub fn real_time(&self) -> Nanos {
+        self.real_time
+    }
+
+    /// The fixed step.
+    pub fn timestep(&self) -> Timestep {
+        self.frames.timestep()
+    }
+
+    /// The speed asked for (the planner runs at zero while paused).
+    pub fn speed(&self) -> Speed {
+        self.speed
+    }
+
+    /// The current blend factor.
+    pub fn alpha(&self) -> evenstep_core::Alpha {
+        self.frames.alpha()
+    }
+
+    /// Whether the loop is started and not stopped.
+    pub fn is_running(&self) -> bool {
+        self.run == Run::Running && !self.in_pump
+    }
+
+    /// Whether the loop is paused (as of the latest pump).
+    pub fn is_paused(&self) -> bool {
+        self.paused
+    }
+
+    /// The planner, for reading its state.
+    pub fn planner(&self) -> &FrameLoop {
+        &self.frames
+    }
+
+    /// The number of coalesced jobs.
+    pub fn job_count(&self) -> usize {
+        self.jobs.len()
+    }
+}
+
+impl<S> fmt::Debug for Loop<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Loop")
+            .field("run", &self.run)
+            .field("paused", &self.paused)
+            .field("tick", &self.tick)
+            .field("real_time", &self.real_time)
+            .field("frames", &self.frames)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Configures a [`Loop`]. Every setting has a default; see each method.
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use evenstep::{Loop, ManualClock, StepBudget, Timestep};
+///
+/// let game_loop = Loop::<()>::builder()
+///     .clock(ManualClock::new())
+///     .timestep(Timestep::from_hz(20)?)
+///     .budget(StepBudget::covering(Duration::from_millis(250), Timestep::from_hz(20)?))
+///     .warmup_frames(0)
+///     .build()?;
+/// assert_eq!(game_loop.timestep(), Timestep::from_hz(20)?);
+///
+/// let refused = Loop::<()>::builder().absence_threshold(Duration::ZERO).build();
+/// assert!(refused.is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use = "a builder does nothing until `build`"]
+pub struct LoopBuilder<S> {
+    state: PhantomData<fn(&mut S)>,
+    clock: Option<Box<dyn Clock>>,
+    timestep: Timestep,
+    budget: StepBudget,
+    speed: Speed,
+    warmup_frames: u32,
+    absence: Duration,
+    work_budget: Duration,
+    gap_window: Duration,
+}
+
+impl<S> LoopBuilder<S> {
+    fn new() -> LoopBuilder<S> {
+        LoopBuilder {
+            state: PhantomData,
+            clock: None,
+            timestep: Timestep::HZ_60,
+            budget: StepBudget::DEFAULT,
+            speed: Speed::NORMAL,
+            warmup_frames: 10,
+            absence: Duration::from_secs(1),
+            work_budget: Duration::from_nanos(16_666_667),
+            gap_window: Duration::from_secs(5),
+        }
+    }
+
+    /// The clock (default: a [`MonotonicClock`] created at `build`).
+    pub fn clock(mut self, clock: impl Clock + 'static) -> LoopBuilder<S> {
+        self.clock = Some(Box::new(clock));
+        self
+    }
+
+    /// The fixed step (default: 60 Hz).
+    pub fn timestep(mut self, timestep: Timestep) -> LoopBuilder<S> {
+        self.timestep = timestep;
+        self
+    }
+
+    /// The most steps one pump may run at normal speed (default: 5).
+    pub fn budget(mut self, budget: StepBudget) -> LoopBuilder<S> {
+        self.budget = budget;
+        self
+    }
+
+    /// The initial time scale (default: 1).
+    pub fn speed(mut self, speed: Speed) -> LoopBuilder<S> {
+        self.speed = speed;
+        self
+    }
+
+    /// Paint gaps discarded at the start before gap statistics count
+    /// (default: 10, the frames of a load rather than a scene).
+    pub fn warmup_frames(mut self, frames: u32) -> LoopBuilder<S> {
+        self.warmup_frames = frames;
+        self
+    }
+
+    /// A paint gap this long or longer is an absence (a hidden window), not
+    /// a slow frame: counted, and excluded from gap statistics (default: 1 s).
+    pub fn absence_threshold(mut self, threshold: Duration) -> LoopBuilder<S> {
+        self.absence = threshold;
+        self
+    }
+
+    /// A pump that costs more than this counts as over budget (default: one
+    /// 60 Hz frame, 16.67 ms).
+    pub fn work_budget(mut self, budget: Duration) -> LoopBuilder<S> {
+        self.work_budget = budget;
+        self
+    }
+
+    /// How far back the worst gap and cadence look, in whole seconds from 1
+    /// to 60 (default: 5 s).
+    pub fn gap_window(mut self, window: Duration) -> LoopBuilder<S> {
+        self.gap_window = window;
+        self
+    }
+
+    /// Builds the loop, stopped until [`Loop::start`].
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError`] for a zero absence threshold or work budget, or a gap
+    /// window that is not a whole number of seconds from 1 to 60.
+    pub fn build(self) -> Result<Loop<S>, ConfigError> {
+        if self.absence.is_zero() {
+            return Err(ConfigError::ZeroDuration("absence_threshold"));
+        }
+        if self.work_budget.is_zero() {
+            return Err(ConfigError::ZeroDuration("work_budget"));
+        }
+        let window = self.gap_window;
+        if window.subsec_nanos() != 0
+            || window.as_secs() == 0
+            || window.as_secs() > MAX_GAP_WINDOW_SECS
+        {
+            return Err(ConfigError::GapWindow(window));
+        }
+        let clock = self
+            .clock
+            .unwrap_or_else(|| Box::new(MonotonicClock::new()));
+        let mut frames = FrameLoop::new(self.timestep, self.budget, Timestamp::ZERO);
+        frames.set_speed(self.speed);
+        Ok(Loop {
+            clock,
+            frames,
+            speed: self.speed,
+            run: Run::NotStarted,
+            paused: false,
+            control: Control::default(),
+            last_pump: Timestamp::ZERO,
+            real_time: Nanos::ZERO,
+            tick: 0,
+            real: Timeline::new(),
+            sim: Timeline::new(),
+            jobs: Jobs::new(),
+            updates: Vec::new(),
+            renders: Vec::new(),
+            on_stall: None,
+            next_id: 0,
+            stats: Box::new(Collector::new(StatsConfig {
+                warmup_frames: self.warmup_frames,
+                absence: Nanos::from_duration(self.absence),
+                work_budget: Nanos::from_duration(self.work_budget),
+                gap_window_secs: window.as_secs(),
+            })),
+            in_pump: false,
+        })
+    }
+}
+
+impl<S> Default for LoopBuilder<S> {
+    fn default() -> LoopBuilder<S> {
+        LoopBuilder::new()
+    }
+}
+
+impl<S> fmt::Debug for LoopBuilder<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LoopBuilder")
+            .field("timestep", &self.timestep)
+            .field("budget", &self.budget)
+            .field("speed", &self.speed)
+            .field("warmup_frames", &self.warmup_frames)
+            .field("absence", &self.absence)
+            .field("work_budget", &self.work_budget)
+            .field("gap_window", &self.gap_window)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why a [`Loop`] could not be configured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ConfigError {
+    /// A duration that must be positive was zero; names the setting.
+    ZeroDuration(&'static str),
+    /// The gap window was not a whole number of seconds from 1 to 60.
+    GapWindow(Duration),
+    /// A speed was out of range.
+    Speed(evenstep_core::SpeedError),
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::ZeroDuration(setting) => {
+                write!(
+                    f,
+                    "`{setting}` must be a positive duration (at least 1 ns), got 0"
+                )
+            }
+            ConfigError::GapWindow(window) => write!(
+                f,
+                "`gap_window` must be a whole number of seconds from 1 to \
+                 {MAX_GAP_WINDOW_SECS}, got {window:?}"
+            ),
+            ConfigError::Speed(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ConfigError::Speed(error) => Some(error),
+            _ => None,
+        }
+    }
+}

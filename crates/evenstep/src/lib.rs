@@ -1,0 +1,102 @@
+//! A fixed-timestep game loop driver.
+//!
+//! `evenstep` runs a game's rules at a fixed rate off a wall clock while the
+//! display paints at whatever rate it manages. It is built on
+//! [`evenstep_core`]'s exact planner (re-exported here, so a game depends on
+//! one crate) and adds what a game needs around it: clocks, a pump with a
+//! fixed order, a real and a sim timeline of coalescing timers, coalesced
+//! jobs, explicit offline catch-up, and measured frame statistics with
+//! percentiles.
+//!
+//! # Promises
+//!
+//! - **One `dt`, forever.** Every update gets the same fixed step.
+//! - **Time is a parameter.** The loop reads only the [`Clock`] it was given;
+//!   [`MonotonicClock`] is the one place in evenstep that reads the OS.
+//!   With a [`ManualClock`], a whole minute of game runs in microseconds and
+//!   every statistic is exact.
+//! - **Nothing runs on its own.** No thread, no global loop, no autostart:
+//!   nothing happens until [`Loop::start`] and then only inside
+//!   [`Loop::pump`].
+//! - **The loop credits nothing.** Time beyond the step budget is dropped
+//!   and reported; absent time is simulated only by an explicit
+//!   [`Loop::catch_up`]. Anything that must be true against the wall clock
+//!   belongs on the [`real`](Loop::real) timeline or in a timestamp in the
+//!   game state, never in a sum of `dt`.
+//!
+//! # Examples
+//!
+//! ## A minute of game, instantly
+//!
+//! ```
+//! use std::time::Duration;
+//! use evenstep::{Loop, ManualClock, PumpKind};
+//!
+//! #[derive(Default)]
+//! struct Game { saves: u32, steps: u64 }
+//!
+//! let clock = ManualClock::new();
+//! let mut game_loop = Loop::<Game>::builder().clock(clock.clone()).build()?;
+//! game_loop.on_update(|game, _step| game.steps += 1);
+//! game_loop.real().every(Duration::from_secs(30), |game, _fire| game.saves += 1)?;
+//!
+//! let mut game = Game::default();
+//! game_loop.start(); // anchors at the clock's reading
+//! for _ in 0..3_600 {
+//!     clock.advance(Duration::from_nanos(16_666_667));
+//!     let _ = game_loop.pump(&mut game, PumpKind::Paint);
+//! }
+//! assert_eq!(game.saves, 2);
+//! assert_eq!(game.steps, 3_600);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Pausing from inside an update
+//!
+//! ```
+//! use std::time::Duration;
+//! use evenstep::{Loop, ManualClock, PumpKind};
+//!
+//! let clock = ManualClock::new();
+//! let mut game_loop = Loop::<u64>::builder().clock(clock.clone()).build()?;
+//! game_loop.on_update(|steps, step| {
+//!     *steps += 1;
+//!     if step.tick() == 1 {
+//!         step.control().pause(); // from the next pump: this one finishes
+//!     }
+//! });
+//! let mut steps = 0;
+//! game_loop.start();
+//! clock.advance(Duration::from_millis(50)); // three steps' worth
+//! let _ = game_loop.pump(&mut steps, PumpKind::Paint);
+//! assert_eq!(steps, 3);
+//! clock.advance(Duration::from_millis(50));
+//! let _ = game_loop.pump(&mut steps, PumpKind::Paint);
+//! assert_eq!(steps, 3); // paused
+//! # Ok::<(), evenstep::ConfigError>(())
+//! ```
+//!
+//! # Features
+//!
+//! - `serde`: `Serialize` and `Deserialize` for [`LoopStats`].
+#![forbid(unsafe_code)]
+
+mod clock;
+mod context;
+mod driver;
+mod jobs;
+mod stats;
+mod timeline;
+
+pub use clock::{Clock, ManualClock, MonotonicClock};
+pub use context::{Control, RenderContext, StepContext};
+pub use driver::{
+    CatchUp, ConfigError, Loop, LoopBuilder, Pump, PumpKind, PumpReport, SubscriberId,
+};
+pub use evenstep_core::{
+    Alpha, BudgetError, FrameLoop, FramePlan, FrameStats, Nanos, Speed, SpeedError, StateHash,
+    Step, StepBudget, Steps, Timestamp, Timestep, TimestepError,
+};
+pub use jobs::JobHandle;
+pub use stats::LoopStats;
+pub use timeline::{Fire, Timeline, TimerError, TimerHandle};

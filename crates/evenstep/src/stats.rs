@@ -1,0 +1,448 @@
+//! Measured statistics: what the loop observed about its own timing, from its
+//! own clock readings. Unlike the planner's deterministic tally
+//! ([`FrameStats`](evenstep_core::FrameStats)) these depend on how fast the
+//! machine ran, so they are for HUDs, logs and performance tests, never for a
+//! determinism digest. Because every number comes from the loop's
+//! [`Clock`](crate::Clock), a manual clock makes each of them exact.
+
+use evenstep_core::{FramePlan, Nanos};
+
+/// A snapshot of the loop's measured statistics. Read it with
+/// [`Loop::stats`](crate::Loop::stats); it is a plain `Copy` value.
+///
+/// "Gap" is the wall time from one painted frame to the next, measured from
+/// the clock reading at the top of each paint pump: everything that happened
+/// between two pictures is inside it, including work the loop did not do.
+/// "Cost" is the time the loop spent inside a pump.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct LoopStats {
+    /// Paints in the last completed second of real time (0 until one
+    /// second has passed, and 0 for a second with no paint).
+    pub fps: u32,
+    /// Smoothed pump cost, a one-eighth exponential moving average.
+    pub frame_cost: Nanos,
+    /// Smoothed cost of a pump's update phase (timers, steps, updates).
+    pub update_cost: Nanos,
+    /// Smoothed cost of a paint pump's render phase.
+    pub render_cost: Nanos,
+    /// The costliest pump since the last reset. Never decays.
+    pub worst_frame: Nanos,
+    /// The longest gap between two paints within the gap window.
+    pub worst_gap: Nanos,
+    /// The display's period as observed: the shortest gap within the gap
+    /// window (nothing paints faster than the panel refreshes). Zero until a
+    /// gap has been measured. Read `worst_gap` against it: a gap under about
+    /// 1.5 cadences dropped no frame.
+    pub cadence: Nanos,
+    /// Gaps at or over the absence threshold (a hidden window, not a slow
+    /// frame). They are excluded from every gap statistic.
+    pub absences: u64,
+    /// Whether the opening gaps are still being discarded as warm-up.
+    pub warming_up: bool,
+    /// Pumps whose cost exceeded the work budget.
+    pub over_budget: u64,
+    /// Fixed steps run by the latest pump. Sustained above 1, the game cannot
+    /// keep up.
+    pub steps_last_pump: u64,
+    /// Simulation time dropped by the step budget since the last reset.
+    /// Diagnostics only: never credit resources from it.
+    pub dropped: Nanos,
+    /// Steps dropped by the step budget since the last reset.
+    pub dropped_steps: u64,
+    /// Median gap between paints since the last reset.
+    pub gap_p50: Nanos,
+    /// 95th-percentile gap between paints since the last reset.
+    pub gap_p95: Nanos,
+    /// 99th-percentile gap between paints since the last reset.
+    pub gap_p99: Nanos,
+    /// Gaps recorded since the last reset (the percentiles' sample count).
+    pub gaps: u64,
+    /// Paint pumps since the last reset.
+    pub paints: u64,
+    /// Pumps of either kind since the last reset.
+    pub pumps: u64,
+}
+
+impl LoopStats {
+    /// [`dropped`](LoopStats::dropped) in seconds.
+    pub fn dropped_secs(&self) -> f64 {
+        self.dropped.as_secs_f64()
+    }
+}
+
+/// Sub-buckets per power of two: percentiles are within 1/32 (3.1%) of the
+/// true gap, and exact when the gaps in a bucket are all equal.
+const SUB_BITS: u32 = 5;
+const SUB: usize = 1 << SUB_BITS;
+/// Gaps of 2³⁶ ns (about 69 s) and over share the top bucket.
+const TOP_EXP: u32 = 36;
+/// One bucket per sub-range of each power of two below 2³⁶, and one above.
+const BUCKETS: usize = SUB + (TOP_EXP - SUB_BITS) as usize * SUB + 1;
+
+/// A fixed-size log-linear histogram of gaps. Each bucket keeps its count and
+/// the largest value it has seen, which is what a percentile reports.
+struct GapHistogram {
+    counts: [u32; BUCKETS],
+    max: [u64; BUCKETS],
+    total: u64,
+}
+
+impl GapHistogram {
+    fn new() -> GapHistogram {
+        GapHistogram {
+            counts: [0; BUCKETS],
+            max: [0; BUCKETS],
+            total: 0,
+        }
+    }
+
+    fn bucket(value: u64) -> usize {
+        if value < SUB as u64 {
+            return value as usize;
+        }
+        let exp = value.ilog2();
+        if exp >= TOP_EXP {
+            return BUCKETS - 1;
+        }
+        let mantissa = (value >> (exp - SUB_BITS)) as usize & (SUB - 1);
+        SUB + (exp - SUB_BITS) as usize * SUB + mantissa
+    }
+
+    fn record(&mut self, value: Nanos) {
+        let value = value.as_nanos();
+        let b = GapHistogram::bucket(value);
+        self.counts[b] = self.counts[b].saturating_add(1);
+        self.max[b] = self.max[b].max(value);
+        self.total += 1;
+    }
+
+    /// The largest value in the bucket holding the sample of rank
+    /// `ceil(p · total)`.
+    fn percentile(&self, per_mille: u64) -> Nanos {
+        if self.total == 0 {
+            return Nanos::ZERO;
+        }
+        let rank = (self.total * per_mille).div_ceil(1_000).max(1);
+        let mut seen = 0_u64;
+        for (b, &count) in self.counts.iter().enumerate() {
+            seen += u64::from(count);
+            if seen >= rank {
+                return Nanos::from_nanos(self.max[b]);
+            }
+        }
+        Nanos::from_nanos(self.max[BUCKETS - 1])
+    }
+
+    fn clear(&mut self) {
+        self.counts = [0; BUCKETS];
+        self.max = [0; BUCKETS];
+        self.total = 0;
+    }
+}
+
+/// Seconds of real time the gap window can span.
+pub(crate) const MAX_GAP_WINDOW_SECS: u64 = 60;
+const RING: usize = 64;
+
+/// Per-second worst and best gaps, for the sliding gap window.
+#[derive(Clone, Copy)]
+struct SecondBucket {
+    second: u64,
+    worst: Nanos,
+    best: Nanos,
+}
+
+/// Settings the collector needs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StatsConfig {
+    pub(crate) warmup_frames: u32,
+    pub(crate) absence: Nanos,
+    pub(crate) work_budget: Nanos,
+    pub(crate) gap_window_secs: u64,
+}
+
+/// Accumulates measurements between resets.
+pub(crate) struct Collector {
+    config: StatsConfig,
+    warmup_left: u32,
+    /// Clock reading of the previous paint, if any since the last re-base.
+    last_paint: Option<evenstep_core::Timestamp>,
+    /// The second of real time being counted for fps, and its paints.
+    fps_second: u64,
+    fps_count: u32,
+    fps: u32,
+    frame_cost_x8: u64,
+    update_cost_x8: u64,
+    render_cost_x8: u64,
+    seeded: [bool; 3],
+    worst_frame: Nanos,
+    ring: [SecondBucket; RING],
+    absences: u64,
+    over_budget: u64,
+    steps_last_pump: u64,
+    dropped_units: u128,
+    dropped: Nanos,
+    dropped_steps: u64,
+    paints: u64,
+    pumps: u64,
+    histogram: GapHistogram,
+    /// The real time of the latest pump, for the window.
+    real_second: u64,
+}
+
+/// What one pump measured.
+pub(crate) struct PumpSample<'a> {
+    pub(crate) now: evenstep_core::Timestamp,
+    pub(crate) real_time: Nanos,
+    pub(crate) painted: bool,
+    pub(crate) frame_cost: Nanos,
+    pub(crate) update_cost: Nanos,
+    pub(crate) render_cost: Nanos,
+    pub(crate) steps: u64,
+    pub(crate) plan: &'a FramePlan,
+    pub(crate) abandoned_steps: u64,
+}
+
+const EMPTY_SECOND: SecondBucket = SecondBucket {
+    second: u64::MAX,
+    worst: Nanos::ZERO,
+    best: Nanos::MAX,
+};
+
+impl Collector {
+    pub(crate) fn new(config: StatsConfig) -> Collector {
+        Collector {
+            config,
+            warmup_left: config.warmup_frames,
+            last_paint: None,
+            fps_second: 0,
+            fps_count: 0,
+            fps: 0,
+            frame_cost_x8: 0,
+            update_cost_x8: 0,
+            render_cost_x8: 0,
+            seeded: [false; 3],
+            worst_frame: Nanos::ZERO,
+            ring: [EMPTY_SECOND; RING],
+            absences: 0,
+            over_budget: 0,
+            steps_last_pump: 0,
+            dropped_units: 0,
+            dropped: Nanos::ZERO,
+            dropped_steps: 0,
+            paints: 0,
+            pumps: 0,
+            histogram: GapHistogram::new(),
+            real_second: 0,
+        }
+    }
+
+    /// Forgets every measurement. Warm-up is not restarted: it is about the
+    /// start of a run, not of a measurement.
+    pub(crate) fn reset(&mut self) {
+        let warmup_left = self.warmup_left;
+        let last_paint = self.last_paint;
+        let (fps_second, real_second) = (self.fps_second, self.real_second);
+        let histogram = std::mem::replace(&mut self.histogram, GapHistogram::new());
+        *self = Collector::new(self.config);
+        self.histogram = histogram;
+        self.histogram.clear();
+        self.warmup_left = warmup_left;
+        self.last_paint = last_paint;
+        self.fps_second = fps_second;
+        self.real_second = real_second;
+    }
+
+    /// Forgets the previous paint, so the next paint starts a new gap: used
+    /// when the loop restarts, so a stop is not measured as a gap.
+    pub(crate) fn rebase(&mut self) {
+        self.last_paint = None;
+    }
+
+    pub(crate) fn record(&mut self, sample: &PumpSample<'_>) {
+        self.pumps += 1;
+        self.real_second = sample.real_time.as_nanos() / 1_000_000_000;
+        self.roll_fps();
+
+        ema(
+            &mut self.frame_cost_x8,
+            &mut self.seeded[0],
+            sample.frame_cost,
+        );
+        ema(
+            &mut self.update_cost_x8,
+            &mut self.seeded[1],
+            sample.update_cost,
+        );
+        if sample.painted {
+            ema(
+                &mut self.render_cost_x8,
+                &mut self.seeded[2],
+                sample.render_cost,
+            );
+        }
+        self.worst_frame = self.worst_frame.max(sample.frame_cost);
+        if sample.frame_cost > self.config.work_budget {
+            self.over_budget += 1;
+        }
+        self.steps_last_pump = sample.steps;
+        let plan = sample.plan;
+        let abandoned =
+            u128::from(sample.abandoned_steps) * u128::from(plan.timestep().units_per_step());
+        self.dropped_units = self
+            .dropped_units
+            .saturating_add(plan.dropped_units())
+            .saturating_add(abandoned);
+        self.dropped = plan.timestep().units_to_nanos(self.dropped_units);
+        self.dropped_steps = self
+            .dropped_steps
+            .saturating_add(plan.steps_dropped())
+            .saturating_add(sample.abandoned_steps);
+
+        if sample.painted {
+            self.paints += 1;
+            self.fps_count += 1;
+            self.record_gap(sample.now);
+        }
+    }
+
+    fn roll_fps(&mut self) {
+        if self.real_second != self.fps_second {
+            // The second just completed is the previous one only if no whole
+            // second passed without a pump; otherwise the last completed
+            // second saw no paint.
+            self.fps = if self.real_second == self.fps_second + 1 {
+                self.fps_count
+            } else {
+                0
+            };
+            self.fps_second = self.real_second;
+            self.fps_count = 0;
+        }
+    }
+
+    fn record_gap(&mut self, now: evenstep_core::Timestamp) {
+        let Some(previous) = self.last_paint.replace(now) else {
+            return;
+        };
+        let gap = now.saturating_since(previous);
+        if gap >= self.config.absence {
+            self.absences += 1;
+            return;
+        }
+        if self.warmup_left > 0 {
+            self.warmup_left -= 1;
+            return;
+        }
+        self.histogram.record(gap);
+        let slot = &mut self.ring[(self.real_second % RING as u64) as usize];
+        if slot.second != self.real_second {
+            *slot = SecondBucket {
+                second: self.real_second,
+                ..EMPTY_SECOND
+            };
+        }
+        slot.worst = slot.worst.max(gap);
+        slot.best = slot.best.min(gap);
+    }
+
+    pub(crate) fn snapshot(&self) -> LoopStats {
+        let window = self.config.gap_window_secs;
+        let oldest = self.real_second.saturating_sub(window - 1);
+        let mut worst_gap = Nanos::ZERO;
+        let mut cadence = Nanos::MAX;
+        for slot in &self.ring {
+            if slot.second != u64::MAX && slot.second >= oldest && slot.second <= self.real_second {
+                worst_gap = worst_gap.max(slot.worst);
+                cadence = cadence.min(slot.best);
+            }
+        }
+        LoopStats {
+            fps: self.fps,
+            frame_cost: Nanos::from_nanos(self.frame_cost_x8 / 8),
+            update_cost: Nanos::from_nanos(self.update_cost_x8 / 8),
+            render_cost: Nanos::from_nanos(self.render_cost_x8 / 8),
+            worst_frame: self.worst_frame,
+            worst_gap,
+            cadence: if cadence == Nanos::MAX {
+                Nanos::ZERO
+            } else {
+                cadence
+            },
+            absences: self.absences,
+            warming_up: self.warmup_left > 0,
+            over_budget: self.over_budget,
+            steps_last_pump: self.steps_last_pump,
+            dropped: self.dropped,
+            dropped_steps: self.dropped_steps,
+            gap_p50: self.histogram.percentile(500),
+            gap_p95: self.histogram.percentile(950),
+            gap_p99: self.histogram.percentile(990),
+            gaps: self.histogram.total,
+            paints: self.paints,
+            pumps: self.pumps,
+        }
+    }
+}
+
+/// `avg += (sample − avg) / 8`, kept as eight times the average so the
+/// integer arithmetic loses nothing but the final division. The first sample
+/// seeds it.
+fn ema(avg_x8: &mut u64, seeded: &mut bool, sample: Nanos) {
+    let sample = sample.as_nanos();
+    if *seeded {
+        *avg_x8 = (*avg_x8 - *avg_x8 / 8).saturating_add(sample);
+    } else {
+        *avg_x8 = sample.saturating_mul(8);
+        *seeded = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_values_have_exact_buckets_and_large_ones_share_the_top() {
+        assert_eq!(GapHistogram::bucket(0), 0);
+        assert_eq!(GapHistogram::bucket(31), 31);
+        assert_eq!(GapHistogram::bucket(32), 32);
+        assert_eq!(GapHistogram::bucket(63), 63);
+        assert_eq!(GapHistogram::bucket(64), 64);
+        assert_eq!(GapHistogram::bucket(65), 64);
+        assert_eq!(GapHistogram::bucket(u64::MAX), BUCKETS - 1);
+        assert_eq!(GapHistogram::bucket((1 << 36) - 1), BUCKETS - 2);
+        let mut last = 0;
+        for v in (0..1_u64 << 20).step_by(977) {
+            let b = GapHistogram::bucket(v);
+            assert!(b >= last, "buckets are monotonic");
+            last = b;
+        }
+    }
+
+    #[test]
+    fn a_percentile_is_the_largest_gap_in_its_bucket() {
+        let mut h = GapHistogram::new();
+        for _ in 0..98 {
+            h.record(Nanos::from_nanos(16_666_667));
+        }
+        h.record(Nanos::from_millis(33));
+        h.record(Nanos::from_millis(50));
+        assert_eq!(h.percentile(500), Nanos::from_nanos(16_666_667));
+        assert_eq!(h.percentile(980), Nanos::from_nanos(16_666_667));
+        assert_eq!(h.percentile(990), Nanos::from_millis(33));
+        assert_eq!(h.percentile(1_000), Nanos::from_millis(50));
+    }
+
+    #[test]
+    fn the_average_moves_an_eighth_of_the_way() {
+        let (mut avg, mut seeded) = (0, false);
+        ema(&mut avg, &mut seeded, Nanos::from_nanos(800));
+        assert_eq!(avg / 8, 800);
+        ema(&mut avg, &mut seeded, Nanos::from_nanos(1_600));
+        assert_eq!(avg / 8, 900);
+        ema(&mut avg, &mut seeded, Nanos::ZERO);
+        assert_eq!(avg, 6_300); // 7200 − 900 + 0
+    }
+}

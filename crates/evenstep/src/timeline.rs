@@ -1,0 +1,481 @@
+//! Timelines: timers on one clock. A [`Timeline`] holds one-shot (`after`) and
+//! repeating (`every`) timers and fires them as its time is advanced. The loop
+//! owns two (`real`, advanced once per pump by unclamped elapsed time, and
+//! `sim`, advanced once per fixed step); a game can own more and advance them
+//! itself.
+//!
+//! The rules, identical on every timeline:
+//!
+//! - **Coalescing.** A timer runs at most once per advance, however much time
+//!   the advance covers, and is told how many of its periods that call stands
+//!   for ([`Fire::repeats`]). An hour of one advance gives `every(1 s)` one
+//!   call with `repeats == 3600`.
+//! - **Order.** Timers due in the same advance fire in due-time order, then
+//!   in registration order. A repeating timer keeps its registration place.
+//! - **Re-entrancy.** A callback may schedule and cancel timers. Cancelling
+//!   takes effect at once (a cancelled timer due later in the same advance
+//!   does not fire); a timer scheduled from a callback is first eligible at
+//!   the next advance, so a callback can never keep an advance going forever.
+//! - **Scale.** Timers sit in a binary heap keyed by due time: an advance in
+//!   which nothing is due costs one comparison, however many are armed.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::fmt;
+use std::time::Duration;
+
+use evenstep_core::Nanos;
+
+/// A timer callback: the game state, and the firing (repeats, and a handle on
+/// the timeline to schedule or cancel from inside).
+type Callback<S> = Box<dyn FnMut(&mut S, &mut Fire<'_, S>)>;
+
+/// Names one armed timer, to cancel it. Dropping a handle does not cancel its
+/// timer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TimerHandle {
+    slot: u32,
+    generation: u32,
+}
+
+/// A heap entry: ordered by due time, then registration sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Entry {
+    due: Nanos,
+    seq: u64,
+    slot: u32,
+    generation: u32,
+}
+
+struct Timer<S> {
+    /// `None` for a one-shot.
+    period: Option<Nanos>,
+    seq: u64,
+    due: Nanos,
+    /// Taken out while the callback runs.
+    callback: Option<Callback<S>>,
+}
+
+struct Slot<S> {
+    generation: u32,
+    timer: Option<Timer<S>>,
+}
+
+/// A set of timers on one clock, advanced by its owner.
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use evenstep::Timeline;
+///
+/// let mut timeline = Timeline::<Vec<u64>>::new();
+/// timeline.every(Duration::from_secs(1), |log: &mut Vec<u64>, fire| log.push(fire.repeats()))?;
+///
+/// let mut log = Vec::new();
+/// timeline.advance(&mut log, Duration::from_millis(2_500)); // covers 1 s and 2 s
+/// timeline.advance(&mut log, Duration::from_millis(500));   // 3 s
+/// assert_eq!(log, [2, 1]);
+/// # Ok::<(), evenstep::TimerError>(())
+/// ```
+pub struct Timeline<S> {
+    now: Nanos,
+    heap: BinaryHeap<Reverse<Entry>>,
+    slots: Vec<Slot<S>>,
+    free: Vec<u32>,
+    /// Entries scheduled while advancing; they join the heap afterwards.
+    incoming: Vec<Entry>,
+    advancing: bool,
+    next_seq: u64,
+    armed: usize,
+    /// Heap entries whose timer was cancelled; rebuilt away when they
+    /// outnumber live ones.
+    stale: usize,
+}
+
+impl<S> Timeline<S> {
+    /// An empty timeline at time zero.
+    pub fn new() -> Timeline<S> {
+        Timeline {
+            now: Nanos::ZERO,
+            heap: BinaryHeap::new(),
+            slots: Vec::new(),
+            free: Vec::new(),
+            incoming: Vec::new(),
+            advancing: false,
+            next_seq: 0,
+            armed: 0,
+            stale: 0,
+        }
+    }
+
+    /// The timeline's time: the sum of every advance.
+    pub fn now(&self) -> Nanos {
+        self.now
+    }
+
+    /// Armed timers.
+    pub fn len(&self) -> usize {
+        self.armed
+    }
+
+    /// Whether no timer is armed.
+    pub fn is_empty(&self) -> bool {
+        self.armed == 0
+    }
+
+    /// When the earliest armed timer is due, if any: how long a headless
+    /// runner may sleep.
+    pub fn next_due(&self) -> Option<Nanos> {
+        // The heap's top is almost always live; scan only when it is not.
+        let in_heap = match self.heap.peek() {
+            Some(Reverse(top)) if self.is_current(top) => Some(top.due),
+            _ => self
+                .heap
+                .iter()
+                .filter(|Reverse(e)| self.is_current(e))
+                .map(|Reverse(e)| e.due)
+                .min(),
+        };
+        let incoming = self
+            .incoming
+            .iter()
+            .filter(|e| self.is_current(e))
+            .map(|e| e.due)
+            .min();
+        in_heap.into_iter().chain(incoming).min()
+    }
+
+    /// Calls `callback` once, `delay` from now.
+    ///
+    /// # Errors
+    ///
+    /// [`TimerError::ZeroDuration`] if `delay` is zero (for work that should
+    /// run at the next pump, use a coalesced job).
+    pub fn after<F>(&mut self, delay: Duration, callback: F) -> Result<TimerHandle, TimerError>
+    where
+        F: FnMut(&mut S, &mut Fire<'_, S>) + 'static,
+    {
+        let delay = positive(delay, "after")?;
+        Ok(self.arm(None, delay, Box::new(callback)))
+    }
+
+    /// Calls `callback` every `period`, the first time `period` from now.
+    ///
+    /// # Errors
+    ///
+    /// [`TimerError::ZeroDuration`] if `period` is zero.
+    pub fn every<F>(&mut self, period: Duration, callback: F) -> Result<TimerHandle, TimerError>
+    where
+        F: FnMut(&mut S, &mut Fire<'_, S>) + 'static,
+    {
+        let period = positive(period, "every")?;
+        Ok(self.arm(Some(period), period, Box::new(callback)))
+    }
+
+    /// Disarms a timer. Returns whether it was armed (false for a one-shot
+    /// that already fired, or a handle cancelled before).
+    pub fn cancel(&mut self, handle: TimerHandle) -> bool {
+        let Some(slot) = self.slots.get_mut(handle.slot as usize) else {
+            return false;
+        };
+        if slot.generation != handle.generation || slot.timer.is_none() {
+            return false;
+        }
+        slot.timer = None;
+        slot.generation = slot.generation.wrapping_add(1);
+        self.free.push(handle.slot);
+        self.armed -= 1;
+        self.stale += 1;
+        self.compact_if_stale();
+        true
+    }
+
+    /// Disarms every timer.
+    pub fn clear(&mut self) {
+        for (index, slot) in self.slots.iter_mut().enumerate() {
+            if slot.timer.take().is_some() {
+                slot.generation = slot.generation.wrapping_add(1);
+                self.free.push(index as u32);
+            }
+        }
+        self.heap.clear();
+        self.incoming.clear();
+        self.armed = 0;
+        self.stale = 0;
+    }
+
+    /// Whether `handle` names an armed timer.
+    pub fn is_armed(&self, handle: TimerHandle) -> bool {
+        self.slots
+            .get(handle.slot as usize)
+            .is_some_and(|s| s.generation == handle.generation && s.timer.is_some())
+    }
+
+    /// Advances the timeline by `by` and fires what fell due.
+    pub fn advance(&mut self, state: &mut S, by: Duration) {
+        let to = self.now + Nanos::from_duration(by);
+        self.advance_to(state, to);
+    }
+
+    /// Advances the timeline to `to` and fires what fell due, each timer at
+    /// most once. A `to` at or before the timeline's time fires nothing.
+    pub fn advance_to(&mut self, state: &mut S, to: Nanos) {
+        if to <= self.now {
+            return;
+        }
+        self.now = to;
+        // The common case: nothing is due.
+        match self.heap.peek() {
+            Some(Reverse(top)) if top.due <= to => {}
+            _ => return,
+        }
+        self.advancing = true;
+        while let Some(&Reverse(entry)) = self.heap.peek() {
+            if entry.due > to {
+                break;
+            }
+            self.heap.pop();
+            if !self.is_current(&entry) {
+                self.stale = self.stale.saturating_sub(1);
+                continue;
+            }
+            self.fire(state, entry);
+        }
+        self.advancing = false;
+        self.heap.extend(self.incoming.drain(..).map(Reverse));
+    }
+
+    /// Runs one due timer: re-arms it first (so its callback can cancel it),
+    /// then calls it with the number of periods it covers.
+    fn fire(&mut self, state: &mut S, entry: Entry) {
+        let now = self.now;
+        let slot = &mut self.slots[entry.slot as usize];
+        let Some(timer) = slot.timer.as_mut() else {
+            return;
+        };
+        let Some(mut callback) = timer.callback.take() else {
+            return;
+        };
+        let repeats;
+        if let Some(period) = timer.period {
+            // Every period boundary in (due - period, now] is covered.
+            let covered = (now - entry.due).as_nanos() / period.as_nanos();
+            repeats = covered + 1;
+            timer.due = entry.due + period.saturating_mul(repeats);
+            self.heap.push(Reverse(Entry {
+                due: timer.due,
+                ..entry
+            }));
+        } else {
+            repeats = 1;
+            slot.timer = None;
+            slot.generation = slot.generation.wrapping_add(1);
+            self.free.push(entry.slot);
+            self.armed -= 1;
+        }
+        let handle = TimerHandle {
+            slot: entry.slot,
+            generation: entry.generation,
+        };
+        let mut fire = Fire {
+            timeline: self,
+            repeats,
+            due: entry.due,
+            handle,
+        };
+        callback(state, &mut fire);
+        // Put the callback back unless the timer was cancelled (or was a
+        // one-shot) meanwhile.
+        if let Some(slot) = self.slots.get_mut(entry.slot as usize)
+            && slot.generation == entry.generation
+            && let Some(timer) = slot.timer.as_mut()
+        {
+            timer.callback = Some(callback);
+        }
+    }
+
+    fn arm(&mut self, period: Option<Nanos>, delay: Nanos, callback: Callback<S>) -> TimerHandle {
+        let due = self.now + delay;
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let timer = Timer {
+            period,
+            seq,
+            due,
+            callback: Some(callback),
+        };
+        let slot = if let Some(index) = self.free.pop() {
+            self.slots[index as usize].timer = Some(timer);
+            index
+        } else {
+            self.slots.push(Slot {
+                generation: 0,
+                timer: Some(timer),
+            });
+            (self.slots.len() - 1) as u32
+        };
+        let generation = self.slots[slot as usize].generation;
+        let entry = Entry {
+            due,
+            seq,
+            slot,
+            generation,
+        };
+        if self.advancing {
+            self.incoming.push(entry);
+        } else {
+            self.heap.push(Reverse(entry));
+        }
+        self.armed += 1;
+        TimerHandle { slot, generation }
+    }
+
+    fn is_current(&self, entry: &Entry) -> bool {
+        self.slots.get(entry.slot as usize).is_some_and(|slot| {
+            slot.generation == entry.generation
+                && slot
+                    .timer
+                    .as_ref()
+                    .is_some_and(|t| t.due == entry.due && t.seq == entry.seq)
+        })
+    }
+
+    /// Drops cancelled entries from the heap once they outnumber live ones,
+    /// so cancel-heavy use does not grow the heap without bound.
+    fn compact_if_stale(&mut self) {
+        if self.advancing || self.stale <= 64 || self.stale <= self.armed {
+            return;
+        }
+        let mut entries = std::mem::take(&mut self.heap).into_vec();
+        entries.retain(|Reverse(e)| self.is_current(e));
+        self.heap = BinaryHeap::from(entries);
+        self.stale = 0;
+    }
+}
+
+impl<S> Default for Timeline<S> {
+    fn default() -> Timeline<S> {
+        Timeline::new()
+    }
+}
+
+impl<S> fmt::Debug for Timeline<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Timeline")
+            .field("now", &self.now)
+            .field("armed", &self.armed)
+            .finish_non_exhaustive()
+    }
+}
+
+fn positive(duration: Duration, what: &'static str) -> Result<Nanos, TimerError> {
+    if duration.is_zero() {
+        Err(TimerError::ZeroDuration { what })
+    } else {
+        Ok(Nanos::from_duration(duration))
+    }
+}
+
+/// One firing of a timer, handed to its callback: how many periods it covers,
+/// and the timeline, to schedule or cancel timers from inside.
+pub struct Fire<'a, S> {
+    timeline: &'a mut Timeline<S>,
+    repeats: u64,
+    due: Nanos,
+    handle: TimerHandle,
+}
+
+impl<S> Fire<'_, S> {
+    /// How many periods this call stands for: 1 for a one-shot, and for a
+    /// repeating timer the number of its due times this advance covered.
+    /// Write the callback to be correct for any value (`credit(rate *
+    /// repeats)`, not `credit(rate)`).
+    pub fn repeats(&self) -> u64 {
+        self.repeats
+    }
+
+    /// The earliest due time this call covers.
+    pub fn due(&self) -> Nanos {
+        self.due
+    }
+
+    /// The timeline's time (the end of the advance that fired this).
+    pub fn now(&self) -> Nanos {
+        self.timeline.now
+    }
+
+    /// The handle of the timer being fired.
+    pub fn handle(&self) -> TimerHandle {
+        self.handle
+    }
+
+    /// Cancels the timer being fired (a repeating timer stops repeating).
+    pub fn cancel_self(&mut self) {
+        self.timeline.cancel(self.handle);
+    }
+
+    /// Cancels another timer; takes effect at once.
+    pub fn cancel(&mut self, handle: TimerHandle) -> bool {
+        self.timeline.cancel(handle)
+    }
+
+    /// Schedules a one-shot, first eligible at the next advance.
+    ///
+    /// # Errors
+    ///
+    /// [`TimerError::ZeroDuration`] if `delay` is zero.
+    pub fn after<F>(&mut self, delay: Duration, callback: F) -> Result<TimerHandle, TimerError>
+    where
+        F: FnMut(&mut S, &mut Fire<'_, S>) + 'static,
+    {
+        self.timeline.after(delay, callback)
+    }
+
+    /// Schedules a repeating timer, first eligible at the next advance.
+    ///
+    /// # Errors
+    ///
+    /// [`TimerError::ZeroDuration`] if `period` is zero.
+    pub fn every<F>(&mut self, period: Duration, callback: F) -> Result<TimerHandle, TimerError>
+    where
+        F: FnMut(&mut S, &mut Fire<'_, S>) + 'static,
+    {
+        self.timeline.every(period, callback)
+    }
+}
+
+impl<S> fmt::Debug for Fire<'_, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Fire")
+            .field("repeats", &self.repeats)
+            .field("due", &self.due)
+            .field("handle", &self.handle)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why a timer could not be scheduled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimerError {
+    /// A zero delay or period. A zero period would fire without end, and a
+    /// zero delay is next-pump work, which is what coalesced jobs are for.
+    ZeroDuration {
+        /// `"after"` or `"every"`.
+        what: &'static str,
+    },
+}
+
+impl fmt::Display for TimerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimerError::ZeroDuration { what } => write!(
+                f,
+                "`{what}` needs a duration of at least 1 ns, got 0 \
+                 (for work at the next pump, use a coalesced job)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TimerError {}
