@@ -168,6 +168,8 @@ pub struct Loop<S> {
     /// True while a pump runs; still true at the next call only if a
     /// callback panicked out of the previous one.
     in_pump: bool,
+    /// Planned steps of the running pump not yet begun.
+    steps_left: u64,
 }
 
 impl<S> Loop<S> {
@@ -313,10 +315,11 @@ impl<S> Loop<S> {
     /// # Panics
     ///
     /// Only if a callback panics; the panic passes through. The loop is then
-    /// stopped: the steps the interrupted pump completed are counted in the
-    /// tick, its remaining steps are dropped (and counted as dropped), jobs
-    /// it had not reached stay requested, and [`start`](Loop::start) resumes
-    /// with a zero delta.
+    /// stopped: every step the interrupted pump began (the one that panicked
+    /// included) is counted in the tick and never re-run, the steps it had
+    /// not begun are dropped and reported in [`LoopStats::dropped_steps`],
+    /// jobs it had not reached stay requested, the statistics skip the pump,
+    /// and [`start`](Loop::start) resumes from a fresh clock reading.
     pub fn pump(&mut self, state: &mut S, kind: PumpKind) -> Pump {
         self.recover();
         match self.run {
@@ -355,6 +358,7 @@ impl<S> Loop<S> {
 
         // 5. The fixed steps.
         let steps = self.run_steps(state, plan.steps_run());
+        self.steps_left = 0;
         let stopped = self.control.stop_requested();
         let update_end = self.clock.now();
 
@@ -429,10 +433,13 @@ impl<S> Loop<S> {
         self.in_pump = true;
         let plan = self.frames.catch_up(Nanos::from_duration(span));
         let steps = self.run_steps(state, plan.steps_run());
+        self.steps_left = 0;
         let stopped = self.control.stop_requested();
         if stopped {
             self.control.clear_stop();
             self.run = Run::Stopped;
+            self.stats
+                .record_abandoned(plan.steps_run() - steps, plan.timestep());
         }
         self.in_pump = false;
         Some(CatchUp {
@@ -443,17 +450,23 @@ impl<S> Loop<S> {
     }
 
     /// Runs up to `count` steps; stops early if a callback asked to stop.
+    /// Returns the steps begun. A step's tick is counted as it begins, so a
+    /// step cut short by `stop` or by a panic is never run again under the
+    /// same tick.
     fn run_steps(&mut self, state: &mut S, count: u64) -> u64 {
         let timestep = self.frames.timestep();
+        self.steps_left = count;
         for ran in 0..count {
             if self.control.stop_requested() {
                 return ran;
             }
-            self.sim
-                .advance_to(state, timestep.sim_time(self.tick.saturating_add(1)));
+            let tick = self.tick;
+            self.tick = tick.saturating_add(1);
+            self.steps_left -= 1;
+            self.sim.advance_to(state, timestep.sim_time(self.tick));
             let step = StepContext {
                 timestep,
-                tick: self.tick,
+                tick,
                 real_time: self.real_time,
                 control: &self.control,
             };
@@ -463,9 +476,6 @@ impl<S> Loop<S> {
                     break;
                 }
             }
-            // The step began, so it is counted, even if a stop cut it short:
-            // a tick is never repeated.
-            self.tick = self.tick.saturating_add(1);
         }
         count
     }
@@ -494,11 +504,15 @@ impl<S> Loop<S> {
     }
 
     /// Puts the loop in its documented post-panic state if a callback
-    /// panicked out of the previous pump.
+    /// panicked out of the previous pump: stopped, with the steps the pump
+    /// never began reported as dropped.
     fn recover(&mut self) {
         if std::mem::take(&mut self.in_pump) {
             self.control.clear_stop();
             self.run = Run::Stopped;
+            let abandoned = std::mem::take(&mut self.steps_left);
+            self.stats
+                .record_abandoned(abandoned, self.frames.timestep());
         }
     }
 
@@ -731,6 +745,7 @@ impl<S> LoopBuilder<S> {
                 gap_window_secs: window.as_secs(),
             })),
             in_pump: false,
+            steps_left: 0,
         })
     }
 }

@@ -307,6 +307,14 @@ impl Collector {
         }
     }
 
+    /// Reports steps a panicking pump planned but never began as dropped.
+    pub(crate) fn record_abandoned(&mut self, steps: u64, timestep: evenstep_core::Timestep) {
+        let units = u128::from(steps) * u128::from(timestep.units_per_step());
+        self.dropped_units = self.dropped_units.saturating_add(units);
+        self.dropped = timestep.units_to_nanos(self.dropped_units);
+        self.dropped_steps = self.dropped_steps.saturating_add(steps);
+    }
+
     fn roll_fps(&mut self) {
         if self.real_second != self.fps_second {
             // The second just completed is the previous one only if no whole

@@ -1,0 +1,83 @@
+//! Explicit offline catch-up: whole fixed steps with no budget, sim timers
+//! included, the sub-step remainder banked so `dt` never varies; and the loop
+//! never credits absent time on its own.
+
+use std::time::Duration;
+
+use evenstep::{Loop, ManualClock, Nanos, PumpKind, Timestep};
+
+#[derive(Default)]
+struct Idle {
+    steps: u64,
+    dts: Vec<u64>,
+    waves: u64,
+}
+
+fn idle_loop(clock: &ManualClock) -> Loop<Idle> {
+    let mut game_loop = Loop::<Idle>::builder()
+        .clock(clock.clone())
+        .timestep(Timestep::from_hz(20).unwrap())
+        .build()
+        .unwrap();
+    game_loop.on_update(|idle, step| {
+        idle.steps += 1;
+        let dt = step.dt().dt_nanos_floor().as_nanos();
+        if idle.dts.last() != Some(&dt) {
+            idle.dts.push(dt);
+        }
+    });
+    game_loop
+        .sim()
+        .every(Duration::from_secs(60), |idle, fire| {
+            idle.waves += fire.repeats();
+        })
+        .unwrap();
+    game_loop
+}
+
+#[test]
+fn catching_up_an_hour_runs_every_step_and_every_sim_timer_with_one_dt() {
+    let clock = ManualClock::new();
+    let mut game_loop = idle_loop(&clock);
+    let mut idle = Idle::default();
+    game_loop.start();
+    let done = game_loop
+        .catch_up(
+            &mut idle,
+            Duration::from_secs(3_600) + Duration::from_millis(70),
+        )
+        .unwrap();
+    assert_eq!(done.steps, 72_001);
+    assert_eq!(done.banked, Nanos::from_millis(20));
+    assert_eq!(idle.steps, 72_001);
+    assert_eq!(idle.dts, [50_000_000], "one dt, never a partial step");
+    assert_eq!(
+        idle.waves, 60,
+        "sim timers fire step by step: sixty one-minute waves"
+    );
+    assert_eq!(
+        game_loop.real_time(),
+        Nanos::ZERO,
+        "real time does not move"
+    );
+    // The banked 20 ms counts towards the next frame.
+    clock.advance(Duration::from_millis(30));
+    let report = game_loop.pump(&mut idle, PumpKind::Paint).report().unwrap();
+    assert_eq!(report.steps, 1);
+}
+
+#[test]
+fn an_hour_without_pumps_is_never_credited_by_the_loop_itself() {
+    let clock = ManualClock::new();
+    let mut game_loop = idle_loop(&clock);
+    let mut idle = Idle::default();
+    game_loop.start();
+    clock.advance(Duration::from_secs(3_600));
+    let report = game_loop.pump(&mut idle, PumpKind::Tick).report().unwrap();
+    assert_eq!(report.steps, 5, "the budget, not the hour");
+    assert_eq!(report.plan.steps_dropped(), 72_000 - 5);
+    assert_eq!(
+        game_loop.stats().dropped,
+        Nanos::from_millis(3_600_000 - 250)
+    );
+}

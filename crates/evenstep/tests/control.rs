@@ -1,0 +1,247 @@
+//! Lifecycle and control: nothing runs before `start`; control calls from a
+//! callback take effect at the next pump boundary, except `stop`, which takes
+//! effect at once; pause keeps real time and jobs going and resumes without a
+//! burst; the tick never skips or repeats across stop and start; a panicking
+//! callback leaves the loop stopped and restartable.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::Duration;
+
+use evenstep::{Loop, ManualClock, Nanos, Pump, PumpKind, Speed, Timestep};
+
+#[derive(Default)]
+struct Game {
+    ticks: Vec<u64>,
+    real_fires: u64,
+    renders: u64,
+}
+
+fn game_loop(clock: &ManualClock) -> Loop<Game> {
+    let mut game_loop = Loop::<Game>::builder()
+        .clock(clock.clone())
+        .timestep(Timestep::HZ_50) // 20 ms steps keep the arithmetic whole
+        .build()
+        .unwrap();
+    game_loop.on_update(|game, step| game.ticks.push(step.tick()));
+    game_loop.on_render(|_, _| {});
+    game_loop
+        .real()
+        .every(Duration::from_millis(100), |game, fire| {
+            game.real_fires += fire.repeats();
+        })
+        .unwrap();
+    game_loop
+}
+
+fn ms(n: u64) -> Duration {
+    Duration::from_millis(n)
+}
+
+#[test]
+fn a_pump_before_start_is_a_no_op_that_says_so() {
+    let clock = ManualClock::new();
+    let mut game_loop = game_loop(&clock);
+    let mut game = Game::default();
+    clock.advance(ms(1_000));
+    assert_eq!(game_loop.pump(&mut game, PumpKind::Paint), Pump::NotStarted);
+    assert!(game.ticks.is_empty());
+    assert_eq!(game.real_fires, 0);
+    assert_eq!(game_loop.real_time(), Nanos::ZERO);
+    assert!(game_loop.catch_up(&mut game, ms(100)).is_none());
+}
+
+#[test]
+fn start_anchors_the_clock_so_time_before_it_is_never_billed() {
+    let clock = ManualClock::new();
+    let mut game_loop = game_loop(&clock);
+    let mut game = Game::default();
+    clock.advance(ms(5_000)); // loading
+    game_loop.start();
+    clock.advance(ms(40));
+    let report = game_loop.pump(&mut game, PumpKind::Paint).report().unwrap();
+    assert_eq!(report.elapsed, Nanos::from_millis(40));
+    assert_eq!(game.ticks, [0, 1]);
+}
+
+#[test]
+fn pausing_inside_an_update_does_not_cut_short_the_pump_it_came_from() {
+    let clock = ManualClock::new();
+    let mut game_loop = game_loop(&clock);
+    game_loop.on_update(|_, step| {
+        if step.tick() == 0 {
+            step.control().pause();
+        }
+    });
+    let mut game = Game::default();
+    game_loop.start();
+    clock.advance(ms(60));
+    let _ = game_loop.pump(&mut game, PumpKind::Paint);
+    assert_eq!(game.ticks, [0, 1, 2], "all three steps of the pump ran");
+    assert!(!game_loop.is_paused(), "the pause waits for the next pump");
+    clock.advance(ms(60));
+    let _ = game_loop.pump(&mut game, PumpKind::Paint);
+    assert!(game_loop.is_paused());
+    assert_eq!(game.ticks, [0, 1, 2]);
+}
+
+#[test]
+fn stop_inside_an_update_stops_at_once() {
+    let clock = ManualClock::new();
+    let mut game_loop = game_loop(&clock);
+    game_loop.on_update(|game, step| {
+        if step.tick() == 1 {
+            step.control().stop();
+        }
+        game.renders += 0;
+    });
+    let later =
+        game_loop.on_update(|_, step| assert!(step.tick() != 1, "no update runs after stop"));
+    let mut game = Game::default();
+    game_loop.start();
+    clock.advance(ms(80)); // four steps due
+    let report = game_loop.pump(&mut game, PumpKind::Paint).report().unwrap();
+    assert_eq!(game.ticks, [0, 1]);
+    assert_eq!(
+        report.steps, 2,
+        "the interrupted step counts; the other two never ran"
+    );
+    assert!(report.stopped);
+    assert!(!report.rendered, "a stopped pump does not paint");
+    assert_eq!(game_loop.pump(&mut game, PumpKind::Paint), Pump::Stopped);
+    assert_eq!(
+        game_loop.stats().dropped_steps,
+        2,
+        "abandoned steps are reported as dropped"
+    );
+    assert!(game_loop.remove(later));
+}
+
+#[test]
+fn the_tick_never_skips_or_repeats_across_stop_and_start() {
+    let clock = ManualClock::new();
+    let mut game_loop = game_loop(&clock);
+    let mut game = Game::default();
+    game_loop.start();
+    clock.advance(ms(40));
+    let _ = game_loop.pump(&mut game, PumpKind::Paint);
+    game_loop.stop();
+    clock.advance(ms(10_000)); // stopped: not billed
+    assert_eq!(game_loop.pump(&mut game, PumpKind::Paint), Pump::Stopped);
+    game_loop.start();
+    clock.advance(ms(60));
+    let _ = game_loop.pump(&mut game, PumpKind::Paint);
+    assert_eq!(game.ticks, [0, 1, 2, 3, 4]);
+    assert_eq!(game_loop.tick(), 5);
+    assert_eq!(game_loop.real_time(), Nanos::from_millis(100));
+}
+
+#[test]
+fn a_paused_loop_keeps_real_time_and_real_timers_and_resumes_without_a_burst() {
+    let clock = ManualClock::new();
+    let mut game_loop = game_loop(&clock);
+    let mut game = Game::default();
+    game_loop.start();
+    clock.advance(ms(30));
+    let _ = game_loop.pump(&mut game, PumpKind::Paint); // one step, 10 ms banked
+    let alpha = game_loop.alpha();
+    game_loop.pause();
+    for _ in 0..10 {
+        clock.advance(ms(100));
+        let report = game_loop.pump(&mut game, PumpKind::Paint).report().unwrap();
+        assert_eq!(report.steps, 0);
+        assert_eq!(report.plan.alpha(), alpha, "alpha stays where it was");
+    }
+    assert_eq!(game.ticks, [0]);
+    assert_eq!(game.real_fires, 10, "real timers fire while paused");
+    assert_eq!(game_loop.real_time(), Nanos::from_millis(1_030));
+    game_loop.resume();
+    clock.advance(ms(500)); // spent paused, between the last paused pump and this one
+    let report = game_loop.pump(&mut game, PumpKind::Paint).report().unwrap();
+    assert_eq!(report.steps, 0, "resume starts with a zero delta");
+    assert_eq!(
+        report.elapsed,
+        Nanos::from_millis(500),
+        "but real time saw it"
+    );
+    clock.advance(ms(10));
+    let report = game_loop.pump(&mut game, PumpKind::Paint).report().unwrap();
+    assert_eq!(report.steps, 1, "the kept 10 ms plus 10 ms is one step");
+}
+
+#[test]
+fn queued_steps_run_while_paused_for_frame_by_frame_debugging() {
+    let clock = ManualClock::new();
+    let mut game_loop = game_loop(&clock);
+    let mut game = Game::default();
+    game_loop.start();
+    game_loop.pause();
+    let _ = game_loop.pump(&mut game, PumpKind::Paint);
+    game_loop.queue_steps(1);
+    clock.advance(ms(500));
+    let report = game_loop.pump(&mut game, PumpKind::Paint).report().unwrap();
+    assert_eq!(report.steps, 1);
+    assert_eq!(game.ticks, [0]);
+}
+
+#[test]
+fn speed_set_inside_a_render_applies_from_the_next_pump() {
+    let clock = ManualClock::new();
+    let mut game_loop = game_loop(&clock);
+    game_loop.on_render(|_, frame| frame.control().set_speed(Speed::DOUBLE));
+    let mut game = Game::default();
+    game_loop.start();
+    clock.advance(ms(40));
+    let _ = game_loop.pump(&mut game, PumpKind::Paint);
+    assert_eq!(game.ticks.len(), 2);
+    clock.advance(ms(40));
+    let _ = game_loop.pump(&mut game, PumpKind::Paint);
+    assert_eq!(game.ticks.len(), 6, "80 ms of sim time at 2×: four steps");
+    assert_eq!(game_loop.speed(), Speed::DOUBLE);
+}
+
+#[test]
+fn bad_speeds_are_refused_with_the_valid_range() {
+    let clock = ManualClock::new();
+    let mut game_loop = game_loop(&clock);
+    let error = game_loop.set_speed_f64(f64::NAN).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the speed is NaN; a speed must be a finite number from 0 (paused) to 65535"
+    );
+    assert!(game_loop.set_speed_f64(-1.0).is_err());
+    assert!(game_loop.set_speed_f64(0.5).is_ok());
+}
+
+#[test]
+fn a_panicking_update_leaves_the_loop_stopped_and_restartable() {
+    let clock = ManualClock::new();
+    let mut game_loop = game_loop(&clock);
+    game_loop.on_update(|_, step| {
+        assert!(step.tick() != 2, "boom at tick 2");
+    });
+    let mut game = Game::default();
+    game_loop.start();
+    clock.advance(ms(100)); // five steps due
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        game_loop.pump(&mut game, PumpKind::Paint)
+    }));
+    assert!(result.is_err());
+    assert!(!game_loop.is_running());
+    assert_eq!(
+        game.ticks,
+        [0, 1, 2],
+        "the first subscriber ran for the step that panicked"
+    );
+    assert_eq!(game_loop.tick(), 3, "the step that panicked keeps its tick");
+    assert_eq!(game_loop.pump(&mut game, PumpKind::Paint), Pump::Stopped);
+    assert_eq!(
+        game_loop.stats().dropped_steps,
+        2,
+        "the two steps never begun are reported"
+    );
+    game_loop.start();
+    clock.advance(ms(20));
+    let report = game_loop.pump(&mut game, PumpKind::Paint).report().unwrap();
+    assert_eq!(report.steps, 1);
+    assert_eq!(game.ticks, [0, 1, 2, 3], "no tick repeats after the panic");
+}
