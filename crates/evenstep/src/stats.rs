@@ -13,7 +13,8 @@ use evenstep_core::{FramePlan, Nanos};
 /// "Gap" is the wall time from one painted frame to the next, measured from
 /// the clock reading at the top of each paint pump: everything that happened
 /// between two pictures is inside it, including work the loop did not do.
-/// "Cost" is the time the loop spent inside a pump.
+/// "Cost" is the time the loop spent inside a pump. With the `serde`
+/// feature, durations serialize as integer nanoseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LoopStats {
@@ -21,19 +22,25 @@ pub struct LoopStats {
     /// second has passed, and 0 for a second with no paint).
     pub fps: u32,
     /// Smoothed pump cost, a one-eighth exponential moving average.
+    #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
     pub frame_cost: Nanos,
     /// Smoothed cost of a pump's update phase (timers, steps, updates).
+    #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
     pub update_cost: Nanos,
     /// Smoothed cost of a paint pump's render phase.
+    #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
     pub render_cost: Nanos,
     /// The costliest pump since the last reset. Never decays.
+    #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
     pub worst_frame: Nanos,
     /// The longest gap between two paints within the gap window.
+    #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
     pub worst_gap: Nanos,
     /// The display's period as observed: the shortest gap within the gap
     /// window (nothing paints faster than the panel refreshes). Zero until a
     /// gap has been measured. Read `worst_gap` against it: a gap under about
     /// 1.5 cadences dropped no frame.
+    #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
     pub cadence: Nanos,
     /// Gaps at or over the absence threshold (a hidden window, not a slow
     /// frame). They are excluded from every gap statistic.
@@ -47,14 +54,18 @@ pub struct LoopStats {
     pub steps_last_pump: u64,
     /// Simulation time dropped by the step budget since the last reset.
     /// Diagnostics only: never credit resources from it.
+    #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
     pub dropped: Nanos,
     /// Steps dropped by the step budget since the last reset.
     pub dropped_steps: u64,
     /// Median gap between paints since the last reset.
+    #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
     pub gap_p50: Nanos,
     /// 95th-percentile gap between paints since the last reset.
+    #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
     pub gap_p95: Nanos,
     /// 99th-percentile gap between paints since the last reset.
+    #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
     pub gap_p99: Nanos,
     /// Gaps recorded since the last reset (the percentiles' sample count).
     pub gaps: u64,
@@ -62,6 +73,25 @@ pub struct LoopStats {
     pub paints: u64,
     /// Pumps of either kind since the last reset.
     pub pumps: u64,
+}
+
+/// `Nanos` as a plain integer of nanoseconds in serialized statistics (the
+/// core crate has no dependencies, serde included).
+#[cfg(feature = "serde")]
+mod nanos_as_u64 {
+    use evenstep_core::Nanos;
+
+    #[allow(
+        clippy::trivially_copy_pass_by_ref,
+        reason = "the signature serde's `with` expects"
+    )]
+    pub(super) fn serialize<S: serde::Serializer>(nanos: &Nanos, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(nanos.as_nanos())
+    }
+
+    pub(super) fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Nanos, D::Error> {
+        <u64 as serde::Deserialize>::deserialize(d).map(Nanos::from_nanos)
+    }
 }
 
 impl LoopStats {
