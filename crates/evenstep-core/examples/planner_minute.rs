@@ -1,7 +1,7 @@
 //! Plans one simulated minute of a 60 Hz game on a slightly jittery 60 Hz
 //! display, with a 400 ms stall half-way through, and prints the tally.
 //!
-//! Run it with `cargo run --example minute`.
+//! Run it with `cargo run --example planner_minute`.
 
 use evenstep_core::{FrameLoop, FrameStats, Nanos, StepBudget, Timestamp, Timestep};
 

@@ -1,0 +1,122 @@
+//! The allocation contract of the driver: a steady pump with update and
+//! render subscribers, armed timers that are not due, and an idle job
+//! allocates nothing; neither does reading the statistics. A counting global
+//! allocator proves it, and a negative control proves the counter counts.
+// A global allocator must implement the unsafe `GlobalAlloc` trait; this file
+// only forwards to `System` and counts.
+#![allow(unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::time::Duration;
+
+use evenstep::{Loop, ManualClock, PumpKind};
+
+struct Counting;
+
+thread_local! {
+    // Per thread: the harness runs tests, and allocates, on other threads.
+    static MEASURING: Cell<bool> = const { Cell::new(false) };
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn count_one() {
+    if MEASURING.with(Cell::get) {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+    }
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count_one();
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System.alloc` with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count_one();
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations_in(f: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.with(Cell::get);
+    MEASURING.with(|m| m.set(true));
+    f();
+    MEASURING.with(|m| m.set(false));
+    ALLOCATIONS.with(Cell::get) - before
+}
+
+#[derive(Default)]
+struct Game {
+    x: f64,
+    drawn: Cell<f64>,
+    jobs: u64,
+}
+
+#[test]
+fn a_steady_pump_with_subscribers_and_no_timer_due_allocates_nothing() {
+    let clock = ManualClock::new();
+    let mut game_loop = Loop::<Game>::builder()
+        .clock(clock.clone())
+        .build()
+        .unwrap();
+    game_loop.on_update(|game, step| game.x += step.dt_secs_f64());
+    game_loop.on_render(|game, frame| game.drawn.set(game.x + f64::from(frame.alpha_f32())));
+    let job = game_loop.coalesce(|game| game.jobs += 1);
+    for i in 0..1_000 {
+        game_loop
+            .real()
+            .every(Duration::from_secs(3_600 + i), |_, _| {})
+            .unwrap();
+        game_loop
+            .sim()
+            .after(Duration::from_secs(3_600 + i), |_, _| {})
+            .unwrap();
+    }
+    let mut game = Game::default();
+    game_loop.start();
+    // Warm up: the first pumps size nothing, but keep them outside anyway.
+    for _ in 0..10 {
+        clock.advance(Duration::from_nanos(16_666_667));
+        let _ = game_loop.pump(&mut game, PumpKind::Paint);
+    }
+    let count = allocations_in(|| {
+        for frame in 0..10_000_u32 {
+            clock.advance(Duration::from_nanos(16_666_667));
+            if frame % 100 == 0 {
+                job.request(); // a requested job costs no allocation either
+            }
+            let kind = if frame % 7 == 0 {
+                PumpKind::Tick
+            } else {
+                PumpKind::Paint
+            };
+            let _ = game_loop.pump(&mut game, kind);
+            let _ = game_loop.stats();
+        }
+    });
+    assert!(
+        game_loop.tick() >= 10_000 && game.jobs == 100,
+        "the run was not vacuous"
+    );
+    assert_eq!(count, 0, "the pump allocated {count} times");
+}
+
+#[test]
+fn the_counter_counts_an_allocation_when_one_happens() {
+    let count = allocations_in(|| {
+        let boxed = Box::new([7_u8; 64]);
+        std::hint::black_box(&boxed);
+    });
+    assert_eq!(count, 1);
+}
