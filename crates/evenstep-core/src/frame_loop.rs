@@ -62,6 +62,9 @@ pub struct FrameLoop {
     tick: u64,
     /// Steps queued for the next frame.
     queued: u64,
+    /// `budget · ceil(speed)`, kept up to date by the setters so a frame
+    /// does no division to find it.
+    limit: u64,
 }
 
 impl FrameLoop {
@@ -76,6 +79,7 @@ impl FrameLoop {
             carry: 0,
             tick: 0,
             queued: 0,
+            limit: budget.get() as u64,
         }
     }
 
@@ -89,9 +93,63 @@ impl FrameLoop {
     pub fn begin_frame(&mut self, now: Timestamp) -> FramePlan {
         let raw = now.saturating_since(self.last);
         self.last = now;
+        if let Some(plan) = self.plan_common_frame(raw) {
+            return plan;
+        }
+        self.plan_any_frame(raw)
+    }
+
+    /// Every other frame: a speed, queued steps, or a bank past `u64`. Kept
+    /// out of line so that `begin_frame` stays small enough to inline.
+    #[inline(never)]
+    fn plan_any_frame(&mut self, raw: Nanos) -> FramePlan {
         let scaled_units = self.scale(raw);
-        let budget = u128::from(self.budget.get()) * u128::from(self.speed.budget_factor());
-        self.plan(raw, scaled_units, budget, true)
+        self.plan(raw, scaled_units, u128::from(self.limit), true)
+    }
+
+    /// The frame almost every game sees, planned in 64-bit arithmetic: normal
+    /// speed, nothing queued, and the bank fits in a `u64`. Gives the same
+    /// plan as the general path (the property tests run both), or `None`.
+    #[inline]
+    fn plan_common_frame(&mut self, raw: Nanos) -> Option<FramePlan> {
+        if self.queued != 0 || self.speed != Speed::NORMAL {
+            return None;
+        }
+        let per_step = self.timestep.units_per_step();
+        let units = raw
+            .as_nanos()
+            .checked_mul(self.timestep.units_per_nanosecond())?;
+        let banked = units.checked_add(self.remainder)?;
+        let (due, remainder) = if banked < per_step {
+            (0, banked)
+        } else if banked - per_step < per_step {
+            (1, banked - per_step)
+        } else {
+            return None; // two steps or more: the general path divides
+        };
+        let room = u64::MAX - self.tick;
+        let limit = if self.limit < room { self.limit } else { room };
+        let (run, clamped) = if due > limit {
+            (limit, true)
+        } else {
+            (due, false)
+        };
+        let first_tick = self.tick;
+        self.tick += run;
+        self.remainder = remainder;
+        Some(FramePlan {
+            timestep: self.timestep,
+            speed: self.speed,
+            raw,
+            scaled_units: u128::from(units),
+            dropped_units: u128::from(due - run) * u128::from(per_step),
+            due,
+            run,
+            queued: 0,
+            first_tick,
+            remainder,
+            clamped,
+        })
     }
 
     /// Runs `span` of simulation time now, as whole fixed steps with no
@@ -129,11 +187,16 @@ impl FrameLoop {
         let banked = u128::from(self.remainder) + scaled_units;
         let per_step_wide = u128::from(per_step);
 
-        // One step or none is the common case; skip the 128-bit division.
+        // Zero, one or two steps are the common cases: no division at all.
+        // Past that, a 64-bit division where it fits, 128-bit otherwise.
         let (due, remainder) = if banked < per_step_wide {
             (0_u128, banked as u64)
         } else if banked < 2 * per_step_wide {
             (1, (banked - per_step_wide) as u64)
+        } else if banked < 3 * per_step_wide {
+            (2, (banked - 2 * per_step_wide) as u64)
+        } else if let Ok(banked) = u64::try_from(banked) {
+            (u128::from(banked / per_step), banked % per_step)
         } else {
             (banked / per_step_wide, (banked % per_step_wide) as u64)
         };
@@ -231,12 +294,14 @@ impl FrameLoop {
             // denominator. It is less than one accumulator unit (at most 1 ns).
             self.carry = 0;
             self.speed = speed;
+            self.limit = u64::from(self.budget.get()) * u64::from(speed.budget_factor());
         }
     }
 
     /// Sets the step budget from the next frame on.
     pub fn set_budget(&mut self, budget: StepBudget) {
         self.budget = budget;
+        self.limit = u64::from(budget.get()) * u64::from(self.speed.budget_factor());
     }
 
     /// Adds `count` steps to the next frame, on top of what its elapsed time

@@ -13,6 +13,8 @@ use evenstep_core::{Alpha, Nanos, Speed, Timestamp, Timestep};
 /// once). Cells, because callbacks receive shared references.
 #[derive(Debug, Default)]
 pub struct Control {
+    /// Any request other than `stop` is waiting: lets a pump skip the rest.
+    pending: Cell<bool>,
     pause: Cell<Option<bool>>,
     speed: Cell<Option<Speed>>,
     queue: Cell<u32>,
@@ -23,24 +25,28 @@ impl Control {
     /// Pauses from the next pump: sim time, steps and sim timers stop; real
     /// time, real timers and jobs go on; renders keep the alpha they had.
     pub fn pause(&self) {
+        self.pending.set(true);
         self.pause.set(Some(true));
     }
 
     /// Resumes from the next pump, which starts with a zero delta (no burst
     /// of steps for the time spent paused).
     pub fn resume(&self) {
+        self.pending.set(true);
         self.pause.set(Some(false));
     }
 
     /// Sets the time scale from the next pump. [`Speed::PAUSED`] freezes sim
     /// time like a pause does, but the loop does not count as paused.
     pub fn set_speed(&self, speed: Speed) {
+        self.pending.set(true);
         self.speed.set(Some(speed));
     }
 
     /// Runs `count` extra steps at the next pump, outside the budget and even
     /// while paused: frame-by-frame stepping.
     pub fn queue_steps(&self, count: u32) {
+        self.pending.set(true);
         self.queue.set(self.queue.get().saturating_add(count));
     }
 
@@ -56,6 +62,11 @@ impl Control {
 
     pub(crate) fn clear_stop(&self) {
         self.stop.set(false);
+    }
+
+    /// Whether any request other than `stop` is waiting, clearing the flag.
+    pub(crate) fn take_pending(&self) -> bool {
+        self.pending.replace(false)
     }
 
     pub(crate) fn take_pause(&self) -> Option<bool> {

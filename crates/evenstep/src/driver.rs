@@ -170,6 +170,11 @@ pub struct Loop<S> {
     in_pump: bool,
     /// Planned steps of the running pump not yet begun.
     steps_left: u64,
+    /// `tick · dt` as whole nanoseconds and a remainder in 1/Q ns, kept by
+    /// addition so that a step costs no division.
+    sim_clock: (Nanos, u64),
+    /// One step as whole nanoseconds and a remainder in 1/Q ns.
+    step_split: (u64, u64),
 }
 
 impl<S> Loop<S> {
@@ -245,6 +250,11 @@ impl<S> Loop<S> {
     /// end. Its timers pause, scale with speed, are clamped with the steps,
     /// and land on the same tick at any frame rate, so they replay.
     pub fn sim(&mut self) -> &mut Timeline<S> {
+        // The steps skip advancing an idle sim timeline; bring its clock up
+        // to date before anyone schedules on it.
+        if self.sim.is_empty() {
+            self.sim.jump_to(self.sim_time());
+        }
         &mut self.sim
     }
 
@@ -320,6 +330,7 @@ impl<S> Loop<S> {
     /// not begun are dropped and reported in [`LoopStats::dropped_steps`],
     /// jobs it had not reached stay requested, the statistics skip the pump,
     /// and [`start`](Loop::start) resumes from a fresh clock reading.
+    #[inline]
     pub fn pump(&mut self, state: &mut S, kind: PumpKind) -> Pump {
         self.recover();
         match self.run {
@@ -348,7 +359,6 @@ impl<S> Loop<S> {
         let jobs = self.jobs.run(state);
 
         // 4. Plan; the budget has clamped and reported.
-        let update_start = self.clock.now();
         let plan = self.frames.begin_frame(now);
         if plan.clamped()
             && let Some(hook) = self.on_stall.as_mut()
@@ -389,7 +399,7 @@ impl<S> Loop<S> {
             real_time: self.real_time,
             painted: rendered,
             frame_cost: end.saturating_since(now),
-            update_cost: update_end.saturating_since(update_start),
+            update_cost: update_end.saturating_since(now),
             render_cost: end.saturating_since(update_end),
             steps,
             plan: &plan,
@@ -456,23 +466,42 @@ impl<S> Loop<S> {
     fn run_steps(&mut self, state: &mut S, count: u64) -> u64 {
         let timestep = self.frames.timestep();
         self.steps_left = count;
+        // Each step's end time, kept as whole nanoseconds plus a fraction in
+        // 1/Q ns and advanced by addition: no division inside the loop.
+        let per_nano = timestep.units_per_nanosecond();
+        let (step_whole, step_frac) = self.step_split;
+        let (mut end, mut end_frac) = self.sim_clock;
+        let control = &self.control;
+        let mut step = StepContext {
+            timestep,
+            tick: self.tick,
+            real_time: self.real_time,
+            control,
+        };
         for ran in 0..count {
-            if self.control.stop_requested() {
+            if control.stop_requested() {
                 return ran;
             }
-            let tick = self.tick;
-            self.tick = tick.saturating_add(1);
+            // The tick, the steps left and the sim clock live in `self`, not
+            // in locals, so a panicking update leaves them exact.
+            step.tick = self.tick;
+            self.tick = step.tick.saturating_add(1);
             self.steps_left -= 1;
-            self.sim.advance_to(state, timestep.sim_time(self.tick));
-            let step = StepContext {
-                timestep,
-                tick,
-                real_time: self.real_time,
-                control: &self.control,
-            };
+            end += Nanos::from_nanos(step_whole);
+            end_frac += step_frac;
+            if end_frac >= per_nano {
+                end_frac -= per_nano;
+                end += Nanos::from_nanos(1);
+            }
+            self.sim_clock = (end, end_frac);
+            // Only the sim timeline's own callbacks can arm sim timers during
+            // the steps, so an idle one stays idle; `sim()` catches it up.
+            if !self.sim.is_empty() {
+                self.sim.advance_to(state, end);
+            }
             for (_, update) in &mut self.updates {
                 update(state, &step);
-                if self.control.stop_requested() {
+                if control.stop_requested() {
                     break;
                 }
             }
@@ -483,6 +512,9 @@ impl<S> Loop<S> {
     /// Applies pause, speed and queue requests. Returns whether the loop
     /// resumed (so the pump re-anchors).
     fn apply_control(&mut self) -> bool {
+        if !self.control.take_pending() {
+            return false;
+        }
         let mut resumed = false;
         if let Some(speed) = self.control.take_speed() {
             self.speed = speed;
@@ -746,6 +778,11 @@ impl<S> LoopBuilder<S> {
             })),
             in_pump: false,
             steps_left: 0,
+            sim_clock: (Nanos::ZERO, 0),
+            step_split: (
+                self.timestep.units_per_step() / self.timestep.units_per_nanosecond(),
+                self.timestep.units_per_step() % self.timestep.units_per_nanosecond(),
+            ),
         })
     }
 }

@@ -24,7 +24,8 @@ pub struct LoopStats {
     /// Smoothed pump cost, a one-eighth exponential moving average.
     #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
     pub frame_cost: Nanos,
-    /// Smoothed cost of a pump's update phase (timers, steps, updates).
+    /// Smoothed cost of a pump's update phase: real timers, jobs, planning
+    /// and the fixed steps with their sim timers and updates.
     #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
     pub update_cost: Nanos,
     /// Smoothed cost of a paint pump's render phase.
@@ -290,6 +291,7 @@ impl Collector {
         self.last_paint = None;
     }
 
+    #[inline]
     pub(crate) fn record(&mut self, sample: &PumpSample<'_>) {
         self.pumps += 1;
         self.real_second = sample.real_time.as_nanos() / 1_000_000_000;
@@ -318,17 +320,14 @@ impl Collector {
         }
         self.steps_last_pump = sample.steps;
         let plan = sample.plan;
-        let abandoned =
-            u128::from(sample.abandoned_steps) * u128::from(plan.timestep().units_per_step());
-        self.dropped_units = self
-            .dropped_units
-            .saturating_add(plan.dropped_units())
-            .saturating_add(abandoned);
-        self.dropped = plan.timestep().units_to_nanos(self.dropped_units);
-        self.dropped_steps = self
-            .dropped_steps
-            .saturating_add(plan.steps_dropped())
-            .saturating_add(sample.abandoned_steps);
+        if plan.dropped_units() > 0 {
+            self.dropped_units = self.dropped_units.saturating_add(plan.dropped_units());
+            self.dropped = plan.timestep().units_to_nanos(self.dropped_units);
+            self.dropped_steps = self.dropped_steps.saturating_add(plan.steps_dropped());
+        }
+        if sample.abandoned_steps > 0 {
+            self.record_abandoned(sample.abandoned_steps, plan.timestep());
+        }
 
         if sample.painted {
             self.paints += 1;
@@ -360,6 +359,7 @@ impl Collector {
         }
     }
 
+    #[inline]
     fn record_gap(&mut self, now: evenstep_core::Timestamp) {
         let Some(previous) = self.last_paint.replace(now) else {
             return;
@@ -427,10 +427,11 @@ impl Collector {
 /// `avg += (sample − avg) / 8`, kept as eight times the average so the
 /// integer arithmetic loses nothing but the final division. The first sample
 /// seeds it.
+#[inline]
 fn ema(avg_x8: &mut u64, seeded: &mut bool, sample: Nanos) {
     let sample = sample.as_nanos();
     if *seeded {
-        *avg_x8 = (*avg_x8 - *avg_x8 / 8).saturating_add(sample);
+        *avg_x8 = *avg_x8 - (*avg_x8 >> 3) + sample.min(u64::MAX >> 3);
     } else {
         *avg_x8 = sample.saturating_mul(8);
         *seeded = true;

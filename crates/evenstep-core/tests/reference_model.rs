@@ -1,0 +1,155 @@
+//! The planner agrees, plan for plan, with a plain reference model written
+//! for clarity rather than speed: every fast path in `begin_frame` gives
+//! exactly what the general rule gives.
+
+mod common;
+
+use common::{Op, budget, config, ops, timestep};
+use evenstep_core::{FrameLoop, Nanos, Speed, StepBudget, Timestamp, Timestep};
+use proptest::prelude::*;
+
+/// The rules of DESIGN.md, in 128-bit arithmetic, with no shortcut.
+struct Model {
+    per_step: u128,
+    per_nano: u128,
+    budget: u128,
+    speed: Speed,
+    last: u64,
+    bank: u128,
+    carry: u128,
+    tick: u128,
+    queued: u128,
+}
+
+/// What the model says a frame does.
+#[derive(Debug, PartialEq, Eq)]
+struct Expect {
+    raw: u64,
+    scaled: u128,
+    run: u128,
+    queued: u128,
+    dropped: u128,
+    first_tick: u128,
+    remainder: u128,
+    clamped: bool,
+}
+
+impl Model {
+    fn new(timestep: Timestep, budget: StepBudget, start: u64) -> Model {
+        Model {
+            per_step: u128::from(timestep.units_per_step()),
+            per_nano: u128::from(timestep.units_per_nanosecond()),
+            budget: u128::from(budget.get()),
+            speed: Speed::NORMAL,
+            last: start,
+            bank: 0,
+            carry: 0,
+            tick: 0,
+            queued: 0,
+        }
+    }
+
+    fn set_speed(&mut self, speed: Speed) {
+        if speed != self.speed {
+            self.carry = 0;
+            self.speed = speed;
+        }
+    }
+
+    fn frame(&mut self, now: u64) -> Expect {
+        let raw = now.saturating_sub(self.last);
+        self.last = now;
+        let (num, den) = (
+            u128::from(self.speed.numerator()),
+            u128::from(self.speed.denominator()),
+        );
+        let exact = u128::from(raw) * self.per_nano * num + self.carry;
+        let scaled = exact / den;
+        self.carry = exact % den;
+        let factor = num.div_ceil(den).max(1);
+        self.settle(raw, scaled, self.budget * factor, true)
+    }
+
+    fn catch_up(&mut self, span: u64) -> Expect {
+        self.settle(span, u128::from(span) * self.per_nano, u128::MAX, false)
+    }
+
+    fn settle(&mut self, raw: u64, scaled: u128, limit: u128, take_queue: bool) -> Expect {
+        let bank = self.bank + scaled;
+        let due = bank / self.per_step;
+        let room = u128::from(u64::MAX) - self.tick;
+        let run = due.min(limit).min(room);
+        let queued = if take_queue {
+            std::mem::take(&mut self.queued).min(room - run)
+        } else {
+            0
+        };
+        let first_tick = self.tick;
+        self.tick += run + queued;
+        self.bank = bank % self.per_step;
+        Expect {
+            raw,
+            scaled,
+            run,
+            queued,
+            dropped: (due - run) * self.per_step,
+            first_tick,
+            remainder: self.bank,
+            clamped: due > run,
+        }
+    }
+}
+
+fn observed(plan: &evenstep_core::FramePlan) -> Expect {
+    Expect {
+        raw: plan.raw_delta().as_nanos(),
+        scaled: plan.scaled_units(),
+        run: u128::from(plan.steps_run() - plan.steps_queued()),
+        queued: u128::from(plan.steps_queued()),
+        dropped: plan.dropped_units(),
+        first_tick: u128::from(plan.first_tick()),
+        remainder: u128::from(plan.remainder_units()),
+        clamped: plan.clamped(),
+    }
+}
+
+proptest! {
+    #![proptest_config(config(512))]
+
+    #[test]
+    fn every_plan_matches_the_reference_model(
+        timestep in timestep(),
+        budget in budget(),
+        start in any::<u64>(),
+        ops in ops(64),
+    ) {
+        let mut frames = FrameLoop::new(timestep, budget, Timestamp::from_nanos(start));
+        let mut model = Model::new(timestep, budget, start);
+        let mut now = start;
+        for op in ops {
+            let (plan, expect) = match op {
+                Op::Forward(by) => { now = now.saturating_add(by); (frames.begin_frame(Timestamp::from_nanos(now)), model.frame(now)) }
+                Op::Backward(by) => { now = now.saturating_sub(by); (frames.begin_frame(Timestamp::from_nanos(now)), model.frame(now)) }
+                Op::At(t) => { now = t; (frames.begin_frame(Timestamp::from_nanos(now)), model.frame(now)) }
+                Op::Speed(s) => { frames.set_speed(s); model.set_speed(s); continue }
+                Op::Queue(n) => { frames.queue_steps(n); model.queued += u128::from(n); continue }
+                Op::Resync(by) => { now = now.saturating_add(by); frames.resync(Timestamp::from_nanos(now)); model.last = now; continue }
+                Op::CatchUp(span) => (frames.catch_up(Nanos::from_nanos(span)), model.catch_up(span)),
+            };
+            prop_assert_eq!(observed(&plan), expect);
+        }
+    }
+}
+
+#[test]
+fn the_model_is_not_vacuous_it_catches_a_wrong_remainder() {
+    // Negative control: a model that forgets to keep the remainder on a clamp
+    // disagrees with the planner on a stall.
+    let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO);
+    let mut model = Model::new(Timestep::HZ_60, StepBudget::DEFAULT, 0);
+    let plan = frames.begin_frame(Timestamp::from_nanos(210_000_000));
+    let mut expect = model.frame(210_000_000);
+    assert_eq!(observed(&plan), expect);
+    expect.remainder = 0;
+    assert_ne!(observed(&plan), expect);
+}
