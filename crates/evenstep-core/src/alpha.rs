@@ -60,6 +60,11 @@ impl Alpha {
     /// `timestep`. A remainder of a whole step or more (which the planner never
     /// produces) is treated as one unit short of a step.
     pub const fn new(remainder: u64, timestep: Timestep) -> Alpha {
+        Alpha::with_recip(remainder, timestep, timestep.step_recip())
+    }
+
+    /// [`Alpha::new`] with `1 / units_per_step` already at hand.
+    pub(crate) const fn with_recip(remainder: u64, timestep: Timestep, recip: f64) -> Alpha {
         let per_step = timestep.units_per_step();
         let remainder = if remainder >= per_step {
             per_step - 1
@@ -69,7 +74,7 @@ impl Alpha {
         Alpha {
             remainder,
             per_step,
-            recip: timestep.step_recip(),
+            recip,
         }
     }
 
@@ -95,9 +100,10 @@ impl Alpha {
     /// The blend factor as an `f32`, in `[0, 1)`.
     #[inline]
     pub fn as_f32(self) -> f32 {
-        // Rounded once from the f64 view, then clamped again: the narrowing
-        // itself can round up to 1.0.
-        let alpha = self.as_f64() as f32;
+        // Computed in f64 and rounded once; one clamp covers both the f64
+        // product reaching 1.0 and the narrowing rounding up to it.
+        #[allow(clippy::cast_possible_wrap, reason = "the remainder is below 2^63")]
+        let alpha = (self.remainder as i64 as f64 * self.recip) as f32;
         if alpha < 1.0 { alpha } else { F32_BELOW_ONE }
     }
 

@@ -65,6 +65,12 @@ pub struct FrameLoop {
     /// `budget · ceil(speed)`, kept up to date by the setters so a frame
     /// does no division to find it.
     limit: u64,
+    /// `1 / units_per_step` as `f64` bits, so a plan's alpha is a
+    /// multiplication.
+    recip_bits: u64,
+    /// Normal speed and nothing queued: the next frame may take the 64-bit
+    /// path. One flag, so the common frame tests one byte.
+    plain: bool,
 }
 
 impl FrameLoop {
@@ -80,6 +86,8 @@ impl FrameLoop {
             tick: 0,
             queued: 0,
             limit: budget.get() as u64,
+            recip_bits: timestep.step_recip().to_bits(),
+            plain: true,
         }
     }
 
@@ -109,10 +117,11 @@ impl FrameLoop {
 
     /// The frame almost every game sees, planned in 64-bit arithmetic: normal
     /// speed, nothing queued, and the bank fits in a `u64`. Gives the same
-    /// plan as the general path (the property tests run both), or `None`.
+    /// plan as the general path (`tests/reference_model.rs` checks both), or
+    /// `None`.
     #[inline]
     fn plan_common_frame(&mut self, raw: Nanos) -> Option<FramePlan> {
-        if self.queued != 0 || self.speed != Speed::NORMAL {
+        if !self.plain {
             return None;
         }
         let per_step = self.timestep.units_per_step();
@@ -125,7 +134,7 @@ impl FrameLoop {
         } else if banked - per_step < per_step {
             (1, banked - per_step)
         } else {
-            return None; // two steps or more: the general path divides
+            (banked / per_step, banked % per_step)
         };
         let room = u64::MAX - self.tick;
         let limit = if self.limit < room { self.limit } else { room };
@@ -149,6 +158,7 @@ impl FrameLoop {
             first_tick,
             remainder,
             clamped,
+            recip_bits: self.recip_bits,
         })
     }
 
@@ -220,6 +230,7 @@ impl FrameLoop {
                 room
             };
             self.queued = 0;
+            self.plain = self.speed == Speed::NORMAL;
             queued
         } else {
             0
@@ -245,6 +256,7 @@ impl FrameLoop {
             first_tick,
             remainder,
             clamped,
+            recip_bits: self.recip_bits,
         }
     }
 
@@ -283,6 +295,7 @@ impl FrameLoop {
         self.carry = 0;
         self.tick = 0;
         self.queued = 0;
+        self.plain = self.speed == Speed::NORMAL;
     }
 
     /// Sets the time scale from the next frame on. [`Speed::PAUSED`] stops
@@ -294,6 +307,7 @@ impl FrameLoop {
             // denominator. It is less than one accumulator unit (at most 1 ns).
             self.carry = 0;
             self.speed = speed;
+            self.plain = speed == Speed::NORMAL && self.queued == 0;
             self.limit = u64::from(self.budget.get()) * u64::from(speed.budget_factor());
         }
     }
@@ -310,6 +324,7 @@ impl FrameLoop {
     /// debugger. Saturates; `reset` drops them.
     pub fn queue_steps(&mut self, count: u32) {
         self.queued = self.queued.saturating_add(u64::from(count));
+        self.plain &= self.queued == 0;
     }
 
     /// Steps queued for the next frame.
@@ -341,7 +356,11 @@ impl FrameLoop {
 
     /// The current blend factor (the one the last plan reported).
     pub const fn alpha(&self) -> crate::Alpha {
-        crate::Alpha::new(self.remainder, self.timestep)
+        crate::Alpha::with_recip(
+            self.remainder,
+            self.timestep,
+            f64::from_bits(self.recip_bits),
+        )
     }
 
     /// The fixed step.

@@ -44,6 +44,8 @@ pub struct FramePlan {
     pub(crate) first_tick: u64,
     pub(crate) remainder: u64,
     pub(crate) clamped: bool,
+    /// `1 / units_per_step` as `f64` bits, from the planner.
+    pub(crate) recip_bits: u64,
 }
 
 impl FramePlan {
@@ -142,7 +144,11 @@ impl FramePlan {
 
     /// Where to render between the last step and the next, in `[0, 1)`.
     pub const fn alpha(&self) -> Alpha {
-        Alpha::new(self.remainder, self.timestep)
+        Alpha::with_recip(
+            self.remainder,
+            self.timestep,
+            f64::from_bits(self.recip_bits),
+        )
     }
 
     /// The fixed step every update of this plan receives.

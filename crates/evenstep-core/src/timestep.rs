@@ -49,8 +49,6 @@ pub struct Timestep {
     per_nano: u64,
     /// `P / (Q · 10⁹)`: the one division, done once at construction.
     dt_secs: f64,
-    /// `1 / P`, so the blend factor is a multiplication, not a division.
-    step_recip: f64,
 }
 
 impl Timestep {
@@ -161,7 +159,6 @@ impl Timestep {
             per_step,
             per_nano,
             dt_secs: per_step as f64 / (per_nano as f64 * NANOS_PER_SEC as f64),
-            step_recip: 1.0 / per_step as f64,
         })
     }
 
@@ -205,9 +202,10 @@ impl Timestep {
         Nanos::from_nanos(self.per_step / self.per_nano)
     }
 
-    /// `1 / units_per_step`, for the blend factor.
+    /// `1 / units_per_step`, for the blend factor. The planner computes it
+    /// once and keeps it, so a frame's alpha is a multiplication.
     pub(crate) const fn step_recip(self) -> f64 {
-        self.step_recip
+        1.0 / self.per_step as f64
     }
 
     /// Whether one step is a whole number of nanoseconds.
