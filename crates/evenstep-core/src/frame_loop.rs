@@ -101,8 +101,15 @@ impl FrameLoop {
     pub fn begin_frame(&mut self, now: Timestamp) -> FramePlan {
         let raw = now.saturating_since(self.last);
         self.last = now;
-        if let Some(plan) = self.plan_common_frame(raw) {
-            return plan;
+        // The frame almost every game sees: normal speed, nothing queued,
+        // and a bank that fits in a `u64`.
+        if self.plain
+            && let Some(units) = raw
+                .as_nanos()
+                .checked_mul(self.timestep.units_per_nanosecond())
+            && let Some(banked) = units.checked_add(self.remainder)
+        {
+            return self.plan_common_frame(raw, units, banked);
         }
         self.plan_any_frame(raw)
     }
@@ -115,20 +122,11 @@ impl FrameLoop {
         self.plan(raw, scaled_units, u128::from(self.limit), true)
     }
 
-    /// The frame almost every game sees, planned in 64-bit arithmetic: normal
-    /// speed, nothing queued, and the bank fits in a `u64`. Gives the same
-    /// plan as the general path (`tests/reference_model.rs` checks both), or
-    /// `None`.
+    /// The common frame in 64-bit arithmetic. Gives the same plan as the
+    /// general path (`tests/reference_model.rs` checks both).
     #[inline]
-    fn plan_common_frame(&mut self, raw: Nanos) -> Option<FramePlan> {
-        if !self.plain {
-            return None;
-        }
+    fn plan_common_frame(&mut self, raw: Nanos, units: u64, banked: u64) -> FramePlan {
         let per_step = self.timestep.units_per_step();
-        let units = raw
-            .as_nanos()
-            .checked_mul(self.timestep.units_per_nanosecond())?;
-        let banked = units.checked_add(self.remainder)?;
         let (due, remainder) = if banked < per_step {
             (0, banked)
         } else if banked - per_step < per_step {
@@ -146,7 +144,7 @@ impl FrameLoop {
         let first_tick = self.tick;
         self.tick += run;
         self.remainder = remainder;
-        Some(FramePlan {
+        FramePlan {
             timestep: self.timestep,
             speed: self.speed,
             raw,
@@ -159,7 +157,7 @@ impl FrameLoop {
             remainder,
             clamped,
             recip_bits: self.recip_bits,
-        })
+        }
     }
 
     /// Runs `span` of simulation time now, as whole fixed steps with no

@@ -40,7 +40,7 @@ fn game_loop() -> (Rc<Cell<u64>>, Loop<Game>) {
 
 /// One 60 Hz paint pump with one update and one render subscriber: the
 /// callbacks are a float add each, so this is the loop's own overhead.
-#[divan::bench]
+#[divan::bench(sample_count = 200, sample_size = 4_000)]
 fn pump_steady_60hz(bencher: Bencher) {
     let (now, mut game_loop) = game_loop();
     let mut game = Game::default();
@@ -53,7 +53,7 @@ fn pump_steady_60hz(bencher: Bencher) {
 }
 
 /// The same pump with 100,000 armed timers on each timeline, none due.
-#[divan::bench]
+#[divan::bench(sample_count = 200, sample_size = 4_000)]
 fn pump_idle_100k_timers(bencher: Bencher) {
     let (now, mut game_loop) = game_loop();
     for i in 0..100_000_u64 {

@@ -463,6 +463,7 @@ impl<S> Loop<S> {
     /// Returns the steps begun. A step's tick is counted as it begins, so a
     /// step cut short by `stop` or by a panic is never run again under the
     /// same tick.
+    #[inline]
     fn run_steps(&mut self, state: &mut S, count: u64) -> u64 {
         let timestep = self.frames.timestep();
         self.steps_left = count;

@@ -107,7 +107,10 @@ impl<S> Jobs<S> {
         let mut any = false;
         for job in &mut self.jobs {
             // `|=`: a job armed by a pump that a panic cut short stays armed.
-            job.armed |= job.requested.swap(false, Ordering::Relaxed);
+            // A plain load first: the locked swap only when there is news.
+            if job.requested.load(Ordering::Relaxed) {
+                job.armed |= job.requested.swap(false, Ordering::Relaxed);
+            }
             any |= job.armed;
         }
         if !any {

@@ -431,7 +431,9 @@ impl Collector {
 fn ema(avg_x8: &mut u64, seeded: &mut bool, sample: Nanos) {
     let sample = sample.as_nanos();
     if *seeded {
-        *avg_x8 = *avg_x8 - (*avg_x8 >> 3) + sample.min(u64::MAX >> 3);
+        // Wrapping only past 2⁶¹ ns (73 years) of cost: never in practice,
+        // and never a panic.
+        *avg_x8 = (*avg_x8 - (*avg_x8 >> 3)).wrapping_add(sample);
     } else {
         *avg_x8 = sample.saturating_mul(8);
         *seeded = true;
