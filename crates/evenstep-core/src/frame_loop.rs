@@ -47,47 +47,50 @@ use crate::{FramePlan, Nanos, Speed, StepBudget, Timestamp, Timestep};
 /// assert_eq!(frames.simulated(), Nanos::from_secs(1));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+// Laid out by hand: everything the common frame reads or writes sits in the
+// first 64 bytes, one cache line.
+#[repr(C)]
 pub struct FrameLoop {
-    timestep: Timestep,
-    budget: StepBudget,
-    speed: Speed,
     /// The previous frame's timestamp.
     last: Timestamp,
     /// Banked time in accumulator units; always under one step between frames.
     remainder: u64,
-    /// Scaled time below one accumulator unit, in 1/`speed.den` units; kept so
-    /// that a fractional speed loses nothing between frames.
-    carry: u64,
     /// Index of the next step to run.
     tick: u64,
-    /// Steps queued for the next frame.
-    queued: u64,
-    /// `budget · ceil(speed)`, kept up to date by the setters so a frame
-    /// does no division to find it.
-    limit: u64,
+    /// `limit` while the next frame may take the 64-bit path (normal speed,
+    /// nothing queued), else 0. A limit is never 0, so one load decides.
+    fast_limit: u64,
+    timestep: Timestep,
     /// `1 / units_per_step` as `f64` bits, so a plan's alpha is a
     /// multiplication.
     recip_bits: u64,
-    /// Normal speed and nothing queued: the next frame may take the 64-bit
-    /// path. One flag, so the common frame tests one byte.
-    plain: bool,
+    /// `budget · ceil(speed)`, kept up to date by the setters so a frame
+    /// does no division to find it.
+    limit: u64,
+    /// Steps queued for the next frame.
+    queued: u64,
+    /// Scaled time below one accumulator unit, in 1/`speed.den` units; kept so
+    /// that a fractional speed loses nothing between frames.
+    carry: u64,
+    budget: StepBudget,
+    speed: Speed,
 }
 
 impl FrameLoop {
     /// A planner anchored at `start`, running at normal speed.
     pub const fn new(timestep: Timestep, budget: StepBudget, start: Timestamp) -> FrameLoop {
         FrameLoop {
-            timestep,
-            budget,
-            speed: Speed::NORMAL,
             last: start,
             remainder: 0,
-            carry: 0,
             tick: 0,
-            queued: 0,
-            limit: budget.get() as u64,
+            fast_limit: budget.get() as u64,
+            timestep,
             recip_bits: timestep.step_recip().to_bits(),
-            plain: true,
+            limit: budget.get() as u64,
+            queued: 0,
+            carry: 0,
+            budget,
+            speed: Speed::NORMAL,
         }
     }
 
@@ -103,7 +106,7 @@ impl FrameLoop {
         self.last = now;
         // The frame almost every game sees: normal speed, nothing queued,
         // and a bank that fits in a `u64`.
-        if self.plain
+        if self.fast_limit != 0
             && let Some(units) = raw
                 .as_nanos()
                 .checked_mul(self.timestep.units_per_nanosecond())
@@ -135,7 +138,11 @@ impl FrameLoop {
             (banked / per_step, banked % per_step)
         };
         let room = u64::MAX - self.tick;
-        let limit = if self.limit < room { self.limit } else { room };
+        let limit = if self.fast_limit < room {
+            self.fast_limit
+        } else {
+            room
+        };
         let (run, clamped) = if due > limit {
             (limit, true)
         } else {
@@ -228,7 +235,7 @@ impl FrameLoop {
                 room
             };
             self.queued = 0;
-            self.plain = self.speed == Speed::NORMAL;
+            self.refresh_fast_limit();
             queued
         } else {
             0
@@ -293,7 +300,7 @@ impl FrameLoop {
         self.carry = 0;
         self.tick = 0;
         self.queued = 0;
-        self.plain = self.speed == Speed::NORMAL;
+        self.refresh_fast_limit();
     }
 
     /// Sets the time scale from the next frame on. [`Speed::PAUSED`] stops
@@ -305,8 +312,8 @@ impl FrameLoop {
             // denominator. It is less than one accumulator unit (at most 1 ns).
             self.carry = 0;
             self.speed = speed;
-            self.plain = speed == Speed::NORMAL && self.queued == 0;
             self.limit = u64::from(self.budget.get()) * u64::from(speed.budget_factor());
+            self.refresh_fast_limit();
         }
     }
 
@@ -314,6 +321,13 @@ impl FrameLoop {
     pub fn set_budget(&mut self, budget: StepBudget) {
         self.budget = budget;
         self.limit = u64::from(budget.get()) * u64::from(self.speed.budget_factor());
+        self.refresh_fast_limit();
+    }
+
+    /// Opens the 64-bit path exactly when it gives the general path's plan.
+    fn refresh_fast_limit(&mut self) {
+        let plain = self.speed == Speed::NORMAL && self.queued == 0;
+        self.fast_limit = if plain { self.limit } else { 0 };
     }
 
     /// Adds `count` steps to the next frame, on top of what its elapsed time
@@ -322,7 +336,7 @@ impl FrameLoop {
     /// debugger. Saturates; `reset` drops them.
     pub fn queue_steps(&mut self, count: u32) {
         self.queued = self.queued.saturating_add(u64::from(count));
-        self.plain &= self.queued == 0;
+        self.refresh_fast_limit();
     }
 
     /// Steps queued for the next frame.
