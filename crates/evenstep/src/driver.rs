@@ -168,8 +168,9 @@ pub struct Loop<S> {
     /// True while a pump runs; still true at the next call only if a
     /// callback panicked out of the previous one.
     in_pump: bool,
-    /// Planned steps of the running pump not yet begun.
-    steps_left: u64,
+    /// The tick the running pump's planned steps end at; after a panic,
+    /// `steps_end - tick` steps were never begun.
+    steps_end: u64,
     /// `tick · dt` as whole nanoseconds and a remainder in 1/Q ns, kept by
     /// addition so that a step costs no division.
     sim_clock: (Nanos, u64),
@@ -368,7 +369,6 @@ impl<S> Loop<S> {
 
         // 5. The fixed steps.
         let steps = self.run_steps(state, plan.steps_run());
-        self.steps_left = 0;
         let stopped = self.control.stop_requested();
         let update_end = self.clock.now();
 
@@ -443,7 +443,6 @@ impl<S> Loop<S> {
         self.in_pump = true;
         let plan = self.frames.catch_up(Nanos::from_duration(span));
         let steps = self.run_steps(state, plan.steps_run());
-        self.steps_left = 0;
         let stopped = self.control.stop_requested();
         if stopped {
             self.control.clear_stop();
@@ -466,9 +465,10 @@ impl<S> Loop<S> {
     #[inline]
     fn run_steps(&mut self, state: &mut S, count: u64) -> u64 {
         let timestep = self.frames.timestep();
-        self.steps_left = count;
+        self.steps_end = self.tick.saturating_add(count);
         // Each step's end time, kept as whole nanoseconds plus a fraction in
-        // 1/Q ns and advanced by addition: no division inside the loop.
+        // 1/Q ns and advanced by addition: no division inside the loop. Kept
+        // in locals and written back after the loop; a panic recomputes it.
         let per_nano = timestep.units_per_nanosecond();
         let (step_whole, step_frac) = self.step_split;
         let (mut end, mut end_frac) = self.sim_clock;
@@ -479,35 +479,49 @@ impl<S> Loop<S> {
             real_time: self.real_time,
             control,
         };
-        for ran in 0..count {
-            if control.stop_requested() {
-                return ran;
+        // Only the sim timeline's own callbacks can arm sim timers during the
+        // steps, so one idle at the start stays idle; `sim()` catches it up.
+        let sim_idle = self.sim.is_empty();
+        // Only an update can ask to stop (jobs, timers and the stall hook
+        // have no control), so the flag is read after each update.
+        // The subscriber list in a local: the context hands callbacks a
+        // pointer into `self`, so fields read through `self` are re-read
+        // after every call.
+        let updates = &mut self.updates[..];
+        let tick = &mut self.tick;
+        let sim = &mut self.sim;
+        let mut ran = 0;
+        while ran < count {
+            // The tick lives in `self`, not a local, so a panicking update
+            // leaves it exact: the step that panicked is never re-run.
+            step.tick = *tick;
+            *tick = step.tick.saturating_add(1);
+            ran += 1;
+            if !sim_idle {
+                advance_step_clock(&mut end, &mut end_frac, (step_whole, step_frac), per_nano);
+                sim.advance_to(state, end);
             }
-            // The tick, the steps left and the sim clock live in `self`, not
-            // in locals, so a panicking update leaves them exact.
-            step.tick = self.tick;
-            self.tick = step.tick.saturating_add(1);
-            self.steps_left -= 1;
-            end += Nanos::from_nanos(step_whole);
-            end_frac += step_frac;
-            if end_frac >= per_nano {
-                end_frac -= per_nano;
-                end += Nanos::from_nanos(1);
-            }
-            self.sim_clock = (end, end_frac);
-            // Only the sim timeline's own callbacks can arm sim timers during
-            // the steps, so an idle one stays idle; `sim()` catches it up.
-            if !self.sim.is_empty() {
-                self.sim.advance_to(state, end);
-            }
-            for (_, update) in &mut self.updates {
+            let mut stopped = false;
+            for (_, update) in updates.iter_mut() {
                 update(state, &step);
                 if control.stop_requested() {
+                    stopped = true;
                     break;
                 }
             }
+            if stopped {
+                break;
+            }
         }
-        count
+        if sim_idle {
+            // The clock was not needed step by step: catch it up in a tight
+            // loop, away from the calls (no division either).
+            for _ in 0..ran {
+                advance_step_clock(&mut end, &mut end_frac, (step_whole, step_frac), per_nano);
+            }
+        }
+        self.sim_clock = (end, end_frac);
+        ran
     }
 
     /// Applies pause, speed and queue requests. Returns whether the loop
@@ -543,9 +557,14 @@ impl<S> Loop<S> {
         if std::mem::take(&mut self.in_pump) {
             self.control.clear_stop();
             self.run = Run::Stopped;
-            let abandoned = std::mem::take(&mut self.steps_left);
+            let abandoned = self.steps_end.saturating_sub(self.tick);
             self.stats
                 .record_abandoned(abandoned, self.frames.timestep());
+            // The step clock lived in locals of the pump that panicked.
+            let timestep = self.frames.timestep();
+            let units = u128::from(self.tick) * u128::from(timestep.units_per_step());
+            let per_nano = u128::from(timestep.units_per_nanosecond());
+            self.sim_clock = (timestep.sim_time(self.tick), (units % per_nano) as u64);
         }
     }
 
@@ -626,6 +645,18 @@ impl<S> fmt::Debug for Loop<S> {
             .field("real_time", &self.real_time)
             .field("frames", &self.frames)
             .finish_non_exhaustive()
+    }
+}
+
+/// Moves a step clock (whole nanoseconds, and a fraction in 1/`per_nano`
+/// ns) on by one step.
+#[inline]
+fn advance_step_clock(end: &mut Nanos, frac: &mut u64, step: (u64, u64), per_nano: u64) {
+    *end += Nanos::from_nanos(step.0);
+    *frac += step.1;
+    if *frac >= per_nano {
+        *frac -= per_nano;
+        *end += Nanos::from_nanos(1);
     }
 }
 
@@ -778,7 +809,7 @@ impl<S> LoopBuilder<S> {
                 gap_window_secs: window.as_secs(),
             })),
             in_pump: false,
-            steps_left: 0,
+            steps_end: 0,
             sim_clock: (Nanos::ZERO, 0),
             step_split: (
                 self.timestep.units_per_step() / self.timestep.units_per_nanosecond(),
