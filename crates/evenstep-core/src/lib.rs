@@ -115,8 +115,3 @@ pub use state_hash::StateHash;
 pub use stats::FrameStats;
 pub use time::{Nanos, Timestamp};
 pub use timestep::{Timestep, TimestepError};
-
-// The README's examples are compiled and run as doctests, so they never rot.
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
-struct ReadmeDoctests;

@@ -100,3 +100,8 @@ pub use evenstep_core::{
 pub use jobs::JobHandle;
 pub use stats::LoopStats;
 pub use timeline::{Fire, Timeline, TimerError, TimerHandle};
+
+// The README's examples are compiled and run as doctests, so they never rot.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;

@@ -1,0 +1,107 @@
+//! Divan benchmark of evenstep-core against peer fixed-timestep accumulators:
+//! "plan one frame + iterate its steps (+ alpha)" over deterministic synthetic
+//! u64-ns timestamp traces (no real clock).
+//!
+//! Run: `cargo bench --ignore-rust-version` (renew-frame declares rust-version 1.97).
+//! To add another accumulator: implement `evenstep_bench::Peer` for it and add
+//! the type to `types = [...]` below.
+//!
+//! * a_steady_60hz / b_display_144hz: each iteration plans the next frame of a
+//!   precomputed 1024-frame trace; after the last frame the adapter is
+//!   rebuilt (`P::new`, inside the timed loop, amortised over 1024 frames)
+//!   and the trace replays from its start.
+//! * c_catchup_12 / d_overload_200ms_budget5: the input is an adapter primed
+//!   (untimed, `with_inputs`) with 60 steady 60 Hz frames; the timed part is
+//!   exactly the one 200 ms frame (12 × 1/60 s) and its steps.
+//! * e_steady_60hz_begin_frame_and_steps_no_alpha: trace (a) exactly as in
+//!   a_steady_60hz, but each frame is `begin_frame` + step iteration only, no
+//!   alpha (`PlanOnly::frame_no_alpha`): what evenstep-core's published
+//!   ≤ 3 ns/frame target covers. renew-frame is the comparison.
+
+use divan::{Bencher, black_box};
+use evenstep_bench::{
+    BUDGET_LARGE, BUDGET_OVERLOAD, BevyFixed, BevyVirtualFixed, EvenStep, GameLoopPeer, Harness,
+    Peer, PlanOnly, RenewFrame, trace_display_144, trace_spike_200ms, trace_steady_60,
+};
+
+fn main() {
+    divan::main();
+}
+
+fn cycle<P: Peer>(bencher: Bencher, trace: Vec<u64>, budget: u32) {
+    let mut peer = P::new(budget);
+    let mut i = 0usize;
+    bencher.bench_local(move || {
+        if i == trace.len() {
+            peer = P::new(budget);
+            i = 0;
+        }
+        let now = black_box(trace[i]);
+        i += 1;
+        peer.frame(now)
+    });
+}
+
+/// [`cycle`] with [`PlanOnly::frame_no_alpha`] in place of [`Peer::frame`];
+/// everything else (trace, rebuild, indexing) is identical.
+fn cycle_no_alpha<P: PlanOnly>(bencher: Bencher, trace: Vec<u64>, budget: u32) {
+    let mut peer = P::new(budget);
+    let mut i = 0usize;
+    bencher.bench_local(move || {
+        if i == trace.len() {
+            peer = P::new(budget);
+            i = 0;
+        }
+        let now = black_box(trace[i]);
+        i += 1;
+        peer.frame_no_alpha(now)
+    });
+}
+
+fn spike<P: Peer>(bencher: Bencher, budget: u32) {
+    let trace = trace_spike_200ms();
+    let (warmup, spike_ts) = trace.split_at(trace.len() - 1);
+    let spike_ts = spike_ts[0];
+    bencher
+        .with_inputs(|| {
+            let mut peer = P::new(budget);
+            for &t in warmup {
+                let _ = peer.frame(t);
+            }
+            peer
+        })
+        .bench_local_refs(|peer| peer.frame(black_box(spike_ts)));
+}
+
+/// (a) 60 Hz display, 60 Hz steps: 1 step per frame for every peer.
+#[divan::bench(types = [EvenStep, RenewFrame, GameLoopPeer, BevyFixed, BevyVirtualFixed, Harness])]
+fn a_steady_60hz<P: Peer>(bencher: Bencher) {
+    cycle::<P>(bencher, trace_steady_60(), BUDGET_LARGE);
+}
+
+/// (b) 144 Hz display, 60 Hz steps: 427 steps over 1024 frames (0 or 1 per frame).
+#[divan::bench(types = [EvenStep, RenewFrame, GameLoopPeer, BevyFixed, BevyVirtualFixed])]
+fn b_display_144hz<P: Peer>(bencher: Bencher) {
+    cycle::<P>(bencher, trace_display_144(), BUDGET_LARGE);
+}
+
+/// (c) one 200 ms frame after 60 steady frames, budget 16: 12 steps for every peer.
+#[divan::bench(types = [EvenStep, RenewFrame, GameLoopPeer, BevyFixed, BevyVirtualFixed])]
+fn c_catchup_12<P: Peer>(bencher: Bencher) {
+    spike::<P>(bencher, BUDGET_LARGE);
+}
+
+/// (d) one 200 ms frame after 60 steady frames, budget 5: evenstep-core and
+/// renew-frame run 5 and report 7 dropped; game-loop (max_frame_time =
+/// 5/60 s) runs 5 and reports nothing; bevy has no budget and runs all 12.
+#[divan::bench(types = [EvenStep, RenewFrame, GameLoopPeer, BevyFixed, BevyVirtualFixed])]
+fn d_overload_200ms_budget5<P: Peer>(bencher: Bencher) {
+    spike::<P>(bencher, BUDGET_OVERLOAD);
+}
+
+/// (e) trace (a), `begin_frame` + step iteration only, no alpha: the scope of
+/// evenstep-core's published ≤ 3 ns/frame target; renew-frame for comparison.
+#[divan::bench(types = [EvenStep, RenewFrame, Harness])]
+fn e_steady_60hz_begin_frame_and_steps_no_alpha<P: PlanOnly>(bencher: Bencher) {
+    cycle_no_alpha::<P>(bencher, trace_steady_60(), BUDGET_LARGE);
+}

@@ -1,0 +1,94 @@
+//! Runs one adapter over one trace many times, for `instructions.sh`, which
+//! counts the instructions under callgrind. Instruction counts do not depend
+//! on what else the machine is doing, so they compare peers reproducibly on a
+//! shared machine where nanosecond timings wander by tens of percent.
+//!
+//! `cargo run --release --example instructions -- <adapter> <trace> <repeats>`
+
+use std::hint::black_box;
+
+use evenstep_bench::{
+    BUDGET_LARGE, BUDGET_OVERLOAD, BevyFixed, BevyVirtualFixed, EvenStep, GameLoopPeer, Harness,
+    Peer, PlanOnly, RenewFrame, trace_display_144, trace_spike_200ms, trace_steady_60,
+};
+
+fn run<P: PlanOnly>(trace: &str, repeats: u64) -> u64 {
+    let mut total = 0;
+    match trace {
+        "a" | "b" | "e" => {
+            let frames = if trace == "b" {
+                trace_display_144()
+            } else {
+                trace_steady_60()
+            };
+            for _ in 0..repeats {
+                let mut peer = P::new(BUDGET_LARGE);
+                for &t in &frames {
+                    total += if trace == "e" {
+                        peer.frame_no_alpha(black_box(t))
+                    } else {
+                        peer.frame(black_box(t))
+                    };
+                }
+            }
+        }
+        "c" | "d" | "c-warmup" | "d-warmup" => {
+            let mut frames = trace_spike_200ms();
+            if trace.ends_with("-warmup") {
+                frames.pop(); // the steady frames alone, to subtract
+            }
+            let budget = if trace.starts_with('c') {
+                BUDGET_LARGE
+            } else {
+                BUDGET_OVERLOAD
+            };
+            for _ in 0..repeats {
+                let mut peer = P::new(budget);
+                for &t in &frames {
+                    total += peer.frame(black_box(t));
+                }
+            }
+        }
+        other => panic!("unknown trace {other:?}: expected a, b, c, d, e, c-warmup or d-warmup"),
+    }
+    total
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let (adapter, trace) = (args[1].as_str(), args[2].as_str());
+    let repeats: u64 = args[3].parse().expect("repeats");
+    let steps = match adapter {
+        "evenstep" => run::<EvenStep>(trace, repeats),
+        "renew" => run::<RenewFrame>(trace, repeats),
+        "harness" => run::<Harness>(trace, repeats),
+        "game_loop" => run_frames::<GameLoopPeer>(trace, repeats),
+        "bevy" => run_frames::<BevyFixed>(trace, repeats),
+        "bevy_virtual" => run_frames::<BevyVirtualFixed>(trace, repeats),
+        other => panic!("unknown adapter {other:?}"),
+    };
+    println!("{steps}");
+}
+
+/// Peers without a no-alpha variant: trace e is not defined for them.
+fn run_frames<P: Peer>(trace: &str, repeats: u64) -> u64 {
+    struct Wrap<P>(P);
+    impl<P: Peer> Peer for Wrap<P> {
+        const NAME: &'static str = P::NAME;
+        fn new(budget: u32) -> Self {
+            Wrap(P::new(budget))
+        }
+        fn frame(&mut self, now_ns: u64) -> u64 {
+            self.0.frame(now_ns)
+        }
+        fn last_alpha(&self) -> f64 {
+            self.0.last_alpha()
+        }
+    }
+    impl<P: Peer> PlanOnly for Wrap<P> {
+        fn frame_no_alpha(&mut self, now_ns: u64) -> u64 {
+            self.0.frame(now_ns)
+        }
+    }
+    run::<Wrap<P>>(trace, repeats)
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Instructions per frame for each adapter and trace, counted by callgrind:
+# reproducible on a noisy machine, where the divan timings are not.
+# Each cell: (instructions of a run with 21 repeats − a run with 1 repeat)
+# divided by the frames in the extra repeats, so set-up and exit cancel out.
+# Traces c and d count the one 200 ms frame alone: the same difference taken
+# without it (the 60 steady frames before it) is subtracted.
+set -euo pipefail
+cd "$(dirname "$0")"
+cargo build -q --release --ignore-rust-version --example instructions
+bin=target/release/examples/instructions
+count() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$@" 2>&1 | awk '/refs:/ {gsub(",", "", $4); print $4}'; }
+frames() { echo 1024; }
+printf '| trace | %s |\n' "evenstep | renew-frame | game-loop | bevy Fixed | bevy Virtual+Fixed | harness"
+printf '|---|---|---|---|---|---|---|\n'
+for trace in a b c d e; do
+  row="| $trace |"
+  for adapter in evenstep renew game_loop bevy bevy_virtual harness; do
+    if [[ $trace == e && $adapter != evenstep && $adapter != renew && $adapter != harness ]]; then
+      row="$row — |"; continue
+    fi
+    one=$(count "$adapter" "$trace" 1)
+    many=$(count "$adapter" "$trace" 21)
+    if [[ $trace == c || $trace == d ]]; then
+      warm_one=$(count "$adapter" "$trace-warmup" 1)
+      warm_many=$(count "$adapter" "$trace-warmup" 21)
+      per=$(( (many - one - warm_many + warm_one) / 20 ))
+    else
+      per=$(( (many - one) / (20 * $(frames "$trace")) ))
+    fi
+    row="$row $per |"
+  done
+  echo "$row"
+done
