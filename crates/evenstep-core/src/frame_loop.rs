@@ -3,7 +3,10 @@
 //! allocates nothing, cannot fail, and is a pure function of its configuration
 //! and the timestamps it is given.
 
-use crate::{FramePlan, Nanos, Speed, StepBudget, Timestamp, Timestep};
+use crate::pacing::Lattice;
+use crate::{
+    FramePlan, Nanos, Pacing, RefreshEstimator, RenderCap, Speed, StepBudget, Timestamp, Timestep,
+};
 
 /// The fixed-step planner.
 ///
@@ -74,14 +77,26 @@ pub struct FrameLoop {
     carry: u64,
     budget: StepBudget,
     speed: Speed,
+    pacing: Pacing,
+    /// Phase shift made outside a frame (a pacing change), reported by the
+    /// next plan.
+    pending_shift: i128,
+    /// Every plan's phase shift, summed.
+    shift_total: i128,
+    render_cap: Option<RenderCap>,
+    estimator: RefreshEstimator,
+    /// The lattice found for a period band `[lo, hi]`, so a period that
+    /// wanders inside the band is not re-examined every frame.
+    lattice: Option<(Nanos, Nanos, Option<Lattice>)>,
 }
 
 impl FrameLoop {
-    /// A planner anchored at `start`, running at normal speed.
+    /// A planner anchored at `start`, running at normal speed with centred
+    /// pacing: the bank starts at half a step (see [`Pacing`]).
     pub const fn new(timestep: Timestep, budget: StepBudget, start: Timestamp) -> FrameLoop {
         FrameLoop {
             last: start,
-            remainder: 0,
+            remainder: timestep.units_per_step() / 2,
             tick: 0,
             fast_limit: budget.get() as u64,
             timestep,
@@ -91,6 +106,41 @@ impl FrameLoop {
             carry: 0,
             budget,
             speed: Speed::NORMAL,
+            pacing: Pacing::CENTRED,
+            pending_shift: 0,
+            shift_total: 0,
+            render_cap: None,
+            estimator: RefreshEstimator::new(),
+            lattice: None,
+        }
+    }
+
+    /// The same planner with `pacing` from the start: the bank starts empty
+    /// for [`Pacing::OFF`] and at half a step otherwise.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use evenstep_core::{FrameLoop, Pacing, StepBudget, Timestamp, Timestep};
+    ///
+    /// let plain = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO)
+    ///     .with_pacing(Pacing::OFF);
+    /// assert_eq!(plain.remainder_units(), 0);
+    /// ```
+    #[must_use = "`with_pacing` returns the configured planner"]
+    pub fn with_pacing(mut self, pacing: Pacing) -> FrameLoop {
+        self.pacing = pacing;
+        self.remainder = self.start_bank();
+        self.refresh_fast_limit();
+        self
+    }
+
+    /// The bank a fresh planner starts with under its pacing.
+    fn start_bank(&self) -> u64 {
+        if self.pacing.is_centred() {
+            self.timestep.units_per_step() / 2
+        } else {
+            0
         }
     }
 
@@ -122,7 +172,88 @@ impl FrameLoop {
     #[inline(never)]
     fn plan_any_frame(&mut self, raw: Nanos) -> FramePlan {
         let scaled_units = self.scale(raw);
-        self.plan(raw, scaled_units, u128::from(self.limit), true)
+        let snap = self.snap(raw);
+        let (adjust, lattice) = snap.unwrap_or((0, None));
+        let mut plan = self.plan(
+            raw,
+            scaled_units,
+            adjust,
+            lattice,
+            u128::from(self.limit),
+            true,
+        );
+        plan.snapped = snap.is_some();
+        plan.render = self.admit_render(&plan);
+        plan
+    }
+
+    /// With snapping on: learns the refresh period from `raw`, and if `raw`
+    /// is within the tolerance of `k` whole periods, returns the scaled
+    /// adjustment that makes it exactly `k` periods (exactly `k` lattice
+    /// refreshes when the period fits the step), and the lattice.
+    fn snap(&mut self, raw: Nanos) -> Option<(i128, Option<Lattice>)> {
+        if !self.pacing.is_snapped() {
+            return None;
+        }
+        self.estimator.observe(raw);
+        let period = self.estimator.period()?;
+        let (d, p) = (raw.as_nanos(), period.as_nanos());
+        if d == 0 {
+            return None;
+        }
+        let k = (d + p / 2) / p;
+        if k == 0 || d.abs_diff(k.saturating_mul(p)) > self.pacing.tolerance_nanos() {
+            return None;
+        }
+        let per_nano = self.timestep.units_per_nanosecond();
+        let lattice = self.lattice_for(period);
+        let snapped_units = match lattice {
+            Some(lattice) => u128::from(k) * u128::from(lattice.per_refresh),
+            None => u128::from(k) * u128::from(p) * u128::from(per_nano),
+        };
+        let raw_units = u128::from(d) * u128::from(per_nano);
+        // Both are under 2⁹⁸ (nanoseconds times units a nanosecond, times at
+        // most a few periods): the difference fits an i128.
+        #[allow(clippy::cast_possible_wrap, reason = "both are under 2^98")]
+        let unscaled = snapped_units as i128 - raw_units as i128;
+        // Scaled by the speed, truncated toward zero; the plan reports the
+        // exact integer applied, so the conservation law stays exact.
+        let (num, den) = (self.speed.numerator(), self.speed.denominator());
+        let scaled = unscaled * i128::from(num) / i128::from(den);
+        Some((scaled, lattice))
+    }
+
+    /// The lattice for `period`, cached for the period band it holds in.
+    fn lattice_for(&mut self, period: Nanos) -> Option<Lattice> {
+        if let Some((lo, hi, lattice)) = self.lattice
+            && lo <= period
+            && period <= hi
+        {
+            return lattice;
+        }
+        let per_step = self.timestep.units_per_step();
+        let per_nano = self.timestep.units_per_nanosecond();
+        let lattice = Lattice::find(period, per_step, per_nano);
+        // A found lattice holds while the period stays within 0.5% of where
+        // it was found (well inside the 1% that admits it); "no lattice" is
+        // re-examined whenever the period moves.
+        let slack = if lattice.is_some() {
+            Nanos::from_nanos(period.as_nanos() / 200)
+        } else {
+            Nanos::ZERO
+        };
+        self.lattice = Some((period - slack, period + slack, lattice));
+        lattice
+    }
+
+    /// Whether the render cap lets this frame render. Frames with queued
+    /// steps always render (frame-by-frame stepping shows every step).
+    fn admit_render(&mut self, plan: &FramePlan) -> bool {
+        let spacing = self.estimator.period().unwrap_or(plan.raw_delta());
+        match self.render_cap.as_mut() {
+            None => true,
+            Some(cap) => cap.admit(plan.raw_delta(), spacing) || plan.steps_queued() > 0,
+        }
     }
 
     /// The common frame in 64-bit arithmetic. Gives the same plan as the
@@ -150,6 +281,16 @@ impl FrameLoop {
         };
         let first_tick = self.tick;
         self.tick += run;
+        let mut phase_shift = 0;
+        let remainder = if clamped && self.pacing.is_centred() {
+            // After an overrun the bank goes back to the middle of a step.
+            let half = per_step / 2;
+            phase_shift = i128::from(half) - i128::from(remainder);
+            self.shift_total = self.shift_total.saturating_add(phase_shift);
+            half
+        } else {
+            remainder
+        };
         self.remainder = remainder;
         FramePlan {
             timestep: self.timestep,
@@ -164,6 +305,9 @@ impl FrameLoop {
             remainder,
             clamped,
             recip_bits: self.recip_bits,
+            phase_shift,
+            snapped: false,
+            render: true,
         }
     }
 
@@ -183,23 +327,42 @@ impl FrameLoop {
     /// use evenstep_core::{FrameLoop, Nanos, StepBudget, Timestamp, Timestep};
     ///
     /// let mut frames = FrameLoop::new(Timestep::HZ_50, StepBudget::DEFAULT, Timestamp::ZERO);
-    /// let plan = frames.catch_up(Nanos::from_millis(3_610)); // 3.61 s at 20 ms a step
+    /// assert_eq!(frames.remainder(), Nanos::from_millis(10)); // centred: half a step
+    /// let plan = frames.catch_up(Nanos::from_millis(3_605)); // 3.605 s at 20 ms a step
     /// assert_eq!(plan.steps_run(), 180);
     /// assert!(!plan.clamped());
-    /// assert_eq!(frames.remainder(), Nanos::from_millis(10)); // banked, not run
+    /// assert_eq!(frames.remainder(), Nanos::from_millis(15)); // banked, not run
     /// ```
     pub fn catch_up(&mut self, span: Nanos) -> FramePlan {
         let units = self.timestep.nanos_to_units(span);
-        self.plan(span, units, u128::MAX, false)
+        let mut plan = self.plan(span, units, 0, None, u128::MAX, false);
+        plan.render = false;
+        plan
     }
 
-    /// Banks `scaled_units`, takes up to `limit` whole steps (and the queue,
-    /// if `take_queue`), and drops the rest of the whole steps.
+    /// Banks `scaled_units` plus the snapping `adjust`, takes up to `limit`
+    /// whole steps (and the queue, if `take_queue`), drops the rest of the
+    /// whole steps, and centres the bank as the pacing asks.
     #[inline]
-    fn plan(&mut self, raw: Nanos, scaled_units: u128, limit: u128, take_queue: bool) -> FramePlan {
+    fn plan(
+        &mut self,
+        raw: Nanos,
+        scaled_units: u128,
+        adjust: i128,
+        lattice: Option<Lattice>,
+        limit: u128,
+        take_queue: bool,
+    ) -> FramePlan {
         let per_step = self.timestep.units_per_step();
         // remainder < per_step < 2⁶⁴ and scaled_units < 2¹¹²: no overflow.
+        // A snap never takes more than the frame brought (it rounds to at
+        // least one period), so the sum stays non-negative.
         let banked = u128::from(self.remainder) + scaled_units;
+        let banked = if adjust >= 0 {
+            banked + adjust.unsigned_abs()
+        } else {
+            banked.saturating_sub(adjust.unsigned_abs())
+        };
         let per_step_wide = u128::from(per_step);
 
         // Zero, one or two steps are the common cases: no division at all.
@@ -243,6 +406,21 @@ impl FrameLoop {
 
         let first_tick = self.tick;
         self.tick += run + queued;
+
+        // Centre the bank: on the refresh lattice when snapped to one, and
+        // back to mid-step after an overrun.
+        let centred = match lattice {
+            Some(lattice) if !clamped => lattice.centre(remainder, per_step),
+            _ if clamped && self.pacing.is_centred() => per_step / 2,
+            _ => remainder,
+        };
+        let pending = core::mem::take(&mut self.pending_shift);
+        if pending != 0 {
+            self.refresh_fast_limit();
+        }
+        let phase_shift = adjust + i128::from(centred) - i128::from(remainder) + pending;
+        self.shift_total = self.shift_total.saturating_add(phase_shift);
+        let remainder = centred;
         self.remainder = remainder;
 
         FramePlan {
@@ -262,6 +440,9 @@ impl FrameLoop {
             remainder,
             clamped,
             recip_bits: self.recip_bits,
+            phase_shift,
+            snapped: false,
+            render: true,
         }
     }
 
@@ -296,11 +477,73 @@ impl FrameLoop {
     /// is kept.
     pub fn reset(&mut self, now: Timestamp) {
         self.last = now;
-        self.remainder = 0;
+        self.remainder = self.start_bank();
         self.carry = 0;
         self.tick = 0;
         self.queued = 0;
+        self.pending_shift = 0;
+        self.shift_total = 0;
+        self.estimator.reset();
+        self.lattice = None;
+        if let Some(cap) = self.render_cap.as_mut() {
+            *cap = RenderCap::new(cap.max_fps());
+        }
         self.refresh_fast_limit();
+    }
+
+    /// Sets the pacing from the next frame on. Turning centring on moves the
+    /// bank to mid-step; the move is reported as the next plan's phase shift.
+    pub fn set_pacing(&mut self, pacing: Pacing) {
+        if pacing.is_centred() && !self.pacing.is_centred() {
+            let half = self.timestep.units_per_step() / 2;
+            self.pending_shift += i128::from(half) - i128::from(self.remainder);
+            self.remainder = half;
+        }
+        if !pacing.is_snapped() {
+            self.estimator.reset();
+            self.lattice = None;
+        }
+        self.pacing = pacing;
+        self.refresh_fast_limit();
+    }
+
+    /// The pacing.
+    pub const fn pacing(&self) -> Pacing {
+        self.pacing
+    }
+
+    /// Every plan's phase shift so far, summed (see
+    /// [`FramePlan::phase_shift_units`]).
+    pub const fn phase_shift_units(&self) -> i128 {
+        self.shift_total
+    }
+
+    /// Phase shift made since the last plan by a pacing change, which the
+    /// next plan will report.
+    pub const fn pending_phase_shift_units(&self) -> i128 {
+        self.pending_shift
+    }
+
+    /// Caps renders at `max_fps` a second of real time (`None`: every frame
+    /// renders). The plan's [`render`](FramePlan::render) says whether to
+    /// draw; steps run either way. Setting a cap restarts its pacing.
+    pub fn set_render_cap(&mut self, max_fps: Option<core::num::NonZeroU32>) {
+        let unchanged = self.render_cap.map(|cap| cap.max_fps()) == max_fps;
+        if !unchanged {
+            self.render_cap = max_fps.map(RenderCap::new);
+            self.refresh_fast_limit();
+        }
+    }
+
+    /// The render cap, in renders a second.
+    pub fn render_cap(&self) -> Option<core::num::NonZeroU32> {
+        self.render_cap.map(|cap| cap.max_fps())
+    }
+
+    /// The refresh period the snapping estimator has learned, once it has
+    /// enough evidence (always `None` unless snapping is on).
+    pub fn refresh_period(&self) -> Option<Nanos> {
+        self.estimator.period()
     }
 
     /// Sets the time scale from the next frame on. [`Speed::PAUSED`] stops
@@ -326,7 +569,11 @@ impl FrameLoop {
 
     /// Opens the 64-bit path exactly when it gives the general path's plan.
     fn refresh_fast_limit(&mut self) {
-        let plain = self.speed == Speed::NORMAL && self.queued == 0;
+        let plain = self.speed == Speed::NORMAL
+            && self.queued == 0
+            && self.pending_shift == 0
+            && !self.pacing.is_snapped()
+            && self.render_cap.is_none();
         self.fast_limit = if plain { self.limit } else { 0 };
     }
 

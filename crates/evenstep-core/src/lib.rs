@@ -99,6 +99,7 @@
 mod alpha;
 mod budget;
 mod frame_loop;
+mod pacing;
 mod plan;
 mod speed;
 mod state_hash;
@@ -109,6 +110,7 @@ mod timestep;
 pub use alpha::Alpha;
 pub use budget::{BudgetError, StepBudget};
 pub use frame_loop::FrameLoop;
+pub use pacing::{FrameRateGovernor, Pacing, PacingError, RefreshEstimator, RenderCap};
 pub use plan::{FramePlan, Step, Steps};
 pub use speed::{Speed, SpeedError};
 pub use state_hash::StateHash;

@@ -46,6 +46,9 @@ pub struct FramePlan {
     pub(crate) clamped: bool,
     /// `1 / units_per_step` as `f64` bits, from the planner.
     pub(crate) recip_bits: u64,
+    pub(crate) phase_shift: i128,
+    pub(crate) snapped: bool,
+    pub(crate) render: bool,
 }
 
 impl FramePlan {
@@ -149,6 +152,26 @@ impl FramePlan {
             self.timestep,
             f64::from_bits(self.recip_bits),
         )
+    }
+
+    /// Accumulator units the pacing added to (positive) or removed from
+    /// (negative) the bank this frame: snapping a delta to whole refresh
+    /// periods, and moving the bank to the middle of its range. With it the
+    /// books balance exactly: scaled units plus phase shift equal executed
+    /// plus dropped plus the change in the bank.
+    pub const fn phase_shift_units(&self) -> i128 {
+        self.phase_shift
+    }
+
+    /// Whether the delta was snapped to a whole number of refresh periods.
+    pub const fn snapped(&self) -> bool {
+        self.snapped
+    }
+
+    /// Whether to draw this frame: false when the render cap skips it. The
+    /// steps run either way.
+    pub const fn render(&self) -> bool {
+        self.render
     }
 
     /// The fixed step every update of this plan receives.

@@ -137,6 +137,9 @@ impl StateHash {
             .u64(plan.first_tick())
             .u64(plan.remainder_units())
             .bool(plan.clamped())
+            .i128(plan.phase_shift_units())
+            .bool(plan.snapped())
+            .bool(plan.render())
     }
 
     /// The digest of everything absorbed so far. Absorbing more afterwards

@@ -30,6 +30,9 @@ pub struct FrameStats {
     dropped: Nanos,
     clamped_frames: u64,
     largest_frame: Nanos,
+    phase_shift_units: i128,
+    snapped_frames: u64,
+    rendered_frames: u64,
 }
 
 impl FrameStats {
@@ -44,6 +47,9 @@ impl FrameStats {
             dropped: Nanos::ZERO,
             clamped_frames: 0,
             largest_frame: Nanos::ZERO,
+            phase_shift_units: 0,
+            snapped_frames: 0,
+            rendered_frames: 0,
         }
     }
 
@@ -59,6 +65,15 @@ impl FrameStats {
             .clamped_frames
             .saturating_add(u64::from(plan.clamped()));
         self.largest_frame = self.largest_frame.max(plan.raw_delta());
+        self.phase_shift_units = self
+            .phase_shift_units
+            .saturating_add(plan.phase_shift_units());
+        self.snapped_frames = self
+            .snapped_frames
+            .saturating_add(u64::from(plan.snapped()));
+        self.rendered_frames = self
+            .rendered_frames
+            .saturating_add(u64::from(plan.render()));
     }
 
     /// Plans absorbed.
@@ -102,6 +117,21 @@ impl FrameStats {
         self.largest_frame
     }
 
+    /// The pacing's phase shifts summed, in accumulator units.
+    pub const fn phase_shift_units(&self) -> i128 {
+        self.phase_shift_units
+    }
+
+    /// Frames whose delta was snapped to whole refresh periods.
+    pub const fn snapped_frames(&self) -> u64 {
+        self.snapped_frames
+    }
+
+    /// Frames the render cap let render.
+    pub const fn rendered_frames(&self) -> u64 {
+        self.rendered_frames
+    }
+
     /// A digest of the tally, in a fixed field order. It never includes the
     /// alpha or anything measured, so equal timestamp sequences give equal
     /// digests on every platform.
@@ -114,6 +144,9 @@ impl FrameStats {
             .u128(self.dropped_units)
             .u64(self.clamped_frames)
             .u64(self.largest_frame.as_nanos())
+            .i128(self.phase_shift_units)
+            .u64(self.snapped_frames)
+            .u64(self.rendered_frames)
             .finish()
     }
 }

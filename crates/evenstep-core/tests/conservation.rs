@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Op, budget, config, ops, timestep};
+use common::{Op, budget, config, ops, pacing, timestep};
 use evenstep_core::{FrameLoop, Speed, Timestamp};
 use proptest::prelude::*;
 
@@ -13,16 +13,18 @@ proptest! {
     #![proptest_config(config(512))]
 
     #[test]
-    fn submitted_time_equals_executed_plus_dropped_plus_banked(
+    fn submitted_time_plus_phase_shift_equals_executed_plus_dropped_plus_banked(
         timestep in timestep(),
         budget in budget(),
+        pacing in pacing(),
         start in any::<u64>(),
         ops in ops(64),
     ) {
-        let mut frames = FrameLoop::new(timestep, budget, Timestamp::from_nanos(start));
+        let mut frames = FrameLoop::new(timestep, budget, Timestamp::from_nanos(start)).with_pacing(pacing);
         let per_step = u128::from(timestep.units_per_step());
         let mut now = start;
-        let (mut submitted, mut executed, mut dropped) = (0_u128, 0_u128, 0_u128);
+        let start_bank = i128::from(frames.remainder_units());
+        let (mut submitted, mut executed, mut dropped, mut shifted) = (0_u128, 0_u128, 0_u128, 0_i128);
         for op in ops {
             let plan = match op {
                 Op::Forward(by) => { now = now.saturating_add(by); frames.begin_frame(Timestamp::from_nanos(now)) }
@@ -32,8 +34,11 @@ proptest! {
                 Op::Queue(n) => { frames.queue_steps(n); continue }
                 Op::Resync(by) => { now = now.saturating_add(by); frames.resync(Timestamp::from_nanos(now)); continue }
                 Op::CatchUp(span) => frames.catch_up(evenstep_core::Nanos::from_nanos(span)),
+                Op::Pacing(p) => { frames.set_pacing(p); continue }
+                Op::Cap(cap) => { frames.set_render_cap(cap); continue }
             };
             submitted += plan.scaled_units();
+            shifted += plan.phase_shift_units();
             executed += u128::from(plan.steps_run() - plan.steps_queued()) * per_step;
             dropped += plan.dropped_units();
             prop_assert_eq!(plan.dropped_units(), u128::from(plan.steps_dropped()) * per_step);
@@ -41,7 +46,11 @@ proptest! {
         }
         let banked = u128::from(frames.remainder_units());
         prop_assert!(banked < per_step);
-        prop_assert_eq!(submitted, executed + dropped + banked);
+        // Pacing changes made after the last frame are still pending.
+        prop_assert_eq!(
+            i128::try_from(submitted).unwrap() + shifted + start_bank + frames.pending_phase_shift_units(),
+            i128::try_from(executed + dropped + banked).unwrap()
+        );
     }
 
     #[test]
@@ -102,6 +111,8 @@ proptest! {
                 Op::Queue(n) => { frames.queue_steps(n); continue }
                 Op::Resync(_) => continue,
                 Op::CatchUp(span) => frames.catch_up(evenstep_core::Nanos::from_nanos(span)),
+                Op::Pacing(p) => { frames.set_pacing(p); continue }
+                Op::Cap(cap) => { frames.set_render_cap(cap); continue }
             };
             let before = plan.first_tick();
             prop_assert_eq!(frames.tick(), before + plan.steps_run());

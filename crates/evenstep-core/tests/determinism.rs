@@ -1,16 +1,51 @@
 //! Determinism: a hostile trace (jitter, stalls, backwards stamps, speed
 //! changes, queued steps, resyncs) planned eight times in one process gives one
-//! frozen digest, and moving a single timestamp by one nanosecond changes it.
-//! Every test first checks that the trace was not vacuous.
+//! frozen digest under each pacing (off, centred, snapped with a render cap),
+//! and moving a single timestamp by one nanosecond changes it. Every test
+//! first checks that the trace was not vacuous.
+
+use std::num::NonZeroU32;
 
 use evenstep_core::{
-    FrameLoop, FrameStats, Nanos, Speed, StateHash, StepBudget, Timestamp, Timestep,
+    FrameLoop, FrameStats, Nanos, Pacing, Speed, StateHash, StepBudget, Timestamp, Timestep,
 };
 
-/// The digest of [`hostile_trace`] planned at 60 Hz with a budget of 5. If
-/// this changes, the planner's output changed: every replay recorded before
-/// would diverge. Change it only for a deliberate, documented change.
-const FROZEN_DIGEST: u64 = 0x0410_a528_cb28_876d;
+/// The digests of [`hostile_trace`] planned at 60 Hz with a budget of 5,
+/// under each pacing. If one changes, the planner's output changed: every
+/// replay recorded before would diverge. Change them only for a deliberate,
+/// documented change (and say so in the changelog).
+const FROZEN: [(Paced, u64); 3] = [
+    (Paced::Off, 0xeb30_b30e_075d_73b7),
+    (Paced::Centred, 0x8593_7329_abcb_3ec0),
+    (Paced::SnappedCapped, 0x02fd_4f70_88e3_a30b),
+];
+
+/// The pacing configurations the trace is planned under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Paced {
+    Off,
+    Centred,
+    /// Snapped to ±2 ms, with renders capped at 30 a second.
+    SnappedCapped,
+}
+
+fn planner(paced: Paced) -> FrameLoop {
+    let frames = FrameLoop::new(
+        Timestep::HZ_60,
+        StepBudget::DEFAULT,
+        Timestamp::from_nanos(7_000_000_000),
+    );
+    match paced {
+        Paced::Off => frames.with_pacing(Pacing::OFF),
+        Paced::Centred => frames.with_pacing(Pacing::CENTRED),
+        Paced::SnappedCapped => {
+            let mut frames =
+                frames.with_pacing(Pacing::snapped(std::time::Duration::from_millis(2)).unwrap());
+            frames.set_render_cap(NonZeroU32::new(30));
+            frames
+        }
+    }
+}
 
 /// `SplitMix64`: a tiny, fixed, portable generator, so the trace is the same
 /// on every platform without a dependency whose output could change.
@@ -105,12 +140,8 @@ struct Outcome {
     backwards: usize,
 }
 
-fn plan(events: &[Event]) -> Outcome {
-    let mut frames = FrameLoop::new(
-        Timestep::HZ_60,
-        StepBudget::DEFAULT,
-        Timestamp::from_nanos(7_000_000_000),
-    );
+fn plan(events: &[Event], paced: Paced) -> Outcome {
+    let mut frames = planner(paced);
     let mut stats = FrameStats::new();
     let mut plans = StateHash::new();
     let mut world = World::default();
@@ -147,8 +178,23 @@ fn plan(events: &[Event]) -> Outcome {
     }
 }
 
-fn assert_not_vacuous(outcome: &Outcome) {
+fn assert_not_vacuous(outcome: &Outcome, paced: Paced) {
     let stats = &outcome.stats;
+    match paced {
+        Paced::Off => assert_eq!(stats.phase_shift_units(), 0, "no pacing, no shift"),
+        Paced::Centred => assert!(stats.phase_shift_units() != 0, "overruns were re-centred"),
+        Paced::SnappedCapped => {
+            assert!(
+                stats.snapped_frames() > 1_000,
+                "snapped: {}",
+                stats.snapped_frames()
+            );
+            assert!(
+                stats.rendered_frames() < stats.frames() * 3 / 4,
+                "the cap skipped renders"
+            );
+        }
+    }
     assert!(stats.frames() >= 2_000, "frames: {}", stats.frames());
     assert!(stats.steps() > 1_000, "steps ran: {}", stats.steps());
     assert!(
@@ -180,66 +226,78 @@ fn assert_not_vacuous(outcome: &Outcome) {
 }
 
 #[test]
-fn a_hostile_trace_plans_to_one_frozen_digest_eight_times_over() {
+fn a_hostile_trace_plans_to_one_frozen_digest_eight_times_over_under_each_pacing() {
     let trace = hostile_trace();
-    let first = plan(&trace);
-    assert_not_vacuous(&first);
-    for run in 1..8 {
+    let mut digests = Vec::new();
+    for (paced, frozen) in FROZEN {
+        let first = plan(&trace, paced);
+        assert_not_vacuous(&first, paced);
+        for run in 1..8 {
+            assert_eq!(
+                plan(&trace, paced).digest,
+                first.digest,
+                "{paced:?}: run {run} diverged"
+            );
+        }
+        digests.push((paced, first.digest));
         assert_eq!(
-            plan(&trace).digest,
-            first.digest,
-            "run {run} diverged in-process"
+            first.digest, frozen,
+            "{paced:?}: the frozen digest moved: {:#018x}",
+            first.digest
         );
     }
-    assert_eq!(
-        first.digest, FROZEN_DIGEST,
-        "the frozen digest moved: {:#018x}",
-        first.digest
+    assert!(
+        digests[0].1 != digests[1].1 && digests[1].1 != digests[2].1,
+        "pacing changes plans"
     );
 }
 
 #[test]
-fn moving_one_timestamp_by_one_nanosecond_changes_the_digest() {
+fn moving_one_timestamp_by_one_nanosecond_changes_the_digest_under_each_pacing() {
     let trace = hostile_trace();
-    let baseline = plan(&trace);
-    assert_not_vacuous(&baseline);
-    let mut perturbed = trace.clone();
-    let i = perturbed.len() / 2;
-    let Event::Frame(t) = perturbed[i] else {
-        panic!("the middle event should be a frame: {:?}", perturbed[i]);
-    };
-    perturbed[i] = Event::Frame(t + Nanos::from_nanos(1));
-    let outcome = plan(&perturbed);
-    assert_not_vacuous(&outcome);
-    assert_ne!(outcome.digest, baseline.digest);
+    for (paced, _) in FROZEN {
+        let baseline = plan(&trace, paced);
+        assert_not_vacuous(&baseline, paced);
+        let mut perturbed = trace.clone();
+        let i = perturbed.len() / 2;
+        let Event::Frame(t) = perturbed[i] else {
+            panic!("the middle event should be a frame: {:?}", perturbed[i]);
+        };
+        perturbed[i] = Event::Frame(t + Nanos::from_nanos(1));
+        let outcome = plan(&perturbed, paced);
+        assert_not_vacuous(&outcome, paced);
+        assert_ne!(outcome.digest, baseline.digest, "{paced:?}");
+    }
 }
 
 #[test]
 fn moving_a_frame_across_a_step_boundary_changes_the_world() {
-    // Find the frame that ran steps with the least time banked after them,
-    // and move it to just before the boundary its last step crossed: that
-    // step moves to the next frame, which the world must notice.
+    // Find the frame that ran steps with the least time banked after them
+    // (at normal speed, unpaced), and move it to just before the boundary
+    // its last step crossed: that step moves to the next frame, which the
+    // world must notice.
     let trace = hostile_trace();
-    let baseline = plan(&trace);
-    let mut frames = FrameLoop::new(
-        Timestep::HZ_60,
-        StepBudget::DEFAULT,
-        Timestamp::from_nanos(7_000_000_000),
-    );
+    let baseline = plan(&trace, Paced::Off);
+    let mut frames = planner(Paced::Off);
     let mut best: Option<(u64, usize, Timestamp)> = None;
+    let mut speed = Speed::NORMAL;
     for (i, event) in trace.iter().enumerate() {
         match *event {
             Event::Frame(now) => {
                 let plan = frames.begin_frame(now);
                 let clean = !plan.clamped() && plan.steps_queued() == 0 && plan.steps_run() > 0;
                 if clean
+                    && speed == Speed::NORMAL
                     && plan.raw_delta() > Nanos::from_millis(1)
                     && best.is_none_or(|(r, ..)| plan.remainder_units() < r)
                 {
                     best = Some((plan.remainder_units(), i, now));
                 }
             }
-            Event::Speed(s) => frames.set_speed(s),
+            Event::Speed(s) => {
+                speed = s;
+                frames.set_speed(s);
+            }
             Event::Queue(n) => frames.queue_steps(n),
             Event::Resync(now) => frames.resync(now),
         }
@@ -253,5 +311,5 @@ fn moving_a_frame_across_a_step_boundary_changes_the_world() {
     );
     let mut perturbed = trace.clone();
     perturbed[i] = Event::Frame(now - Nanos::from_nanos(back));
-    assert_ne!(plan(&perturbed).world, baseline.world);
+    assert_ne!(plan(&perturbed, Paced::Off).world, baseline.world);
 }

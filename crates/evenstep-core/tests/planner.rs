@@ -1,8 +1,10 @@
 //! The planner's rules, frame by frame, with exact values: the accumulator,
 //! the budget, backwards clocks, resync and reset, speed, queued steps and
-//! saturation at both ends of `u64`.
+//! saturation at both ends of `u64`. Pacing is off here, so the bank starts
+//! empty and the numbers are the plain accumulator's; `tests/pacing.rs` pins
+//! what pacing changes.
 
-use evenstep_core::{FrameLoop, FramePlan, Nanos, Speed, StepBudget, Timestamp, Timestep};
+use evenstep_core::{FrameLoop, FramePlan, Nanos, Pacing, Speed, StepBudget, Timestamp, Timestep};
 
 const HZ60: Timestep = Timestep::HZ_60;
 /// Accumulator units in one 60 Hz step.
@@ -13,7 +15,7 @@ fn at(ms: u64) -> Timestamp {
 }
 
 fn loop60() -> FrameLoop {
-    FrameLoop::new(HZ60, StepBudget::DEFAULT, Timestamp::ZERO)
+    FrameLoop::new(HZ60, StepBudget::DEFAULT, Timestamp::ZERO).with_pacing(Pacing::OFF)
 }
 
 fn ticks(plan: &FramePlan) -> Vec<u64> {
@@ -99,7 +101,8 @@ fn a_stall_beyond_the_budget_drops_whole_steps_and_reports_them() {
 
 #[test]
 fn exactly_the_budget_is_not_a_clamp() {
-    let mut frames = FrameLoop::new(Timestep::HZ_50, StepBudget::DEFAULT, Timestamp::ZERO);
+    let mut frames = FrameLoop::new(Timestep::HZ_50, StepBudget::DEFAULT, Timestamp::ZERO)
+        .with_pacing(Pacing::OFF);
     let plan = frames.begin_frame(at(100));
     assert_eq!(
         (plan.steps_due(), plan.steps_run(), plan.steps_dropped()),
@@ -294,7 +297,8 @@ fn the_largest_timestamp_after_the_smallest_is_clamped_not_a_panic() {
 fn the_tick_saturates_and_then_due_time_is_dropped() {
     // 1 ns steps, 65535× speed and an unlimited budget: 2⁴⁸ steps a frame.
     let step = Timestep::from_hz(1_000_000_000).unwrap();
-    let mut frames = FrameLoop::new(step, StepBudget::UNLIMITED, Timestamp::ZERO);
+    let mut frames =
+        FrameLoop::new(step, StepBudget::UNLIMITED, Timestamp::ZERO).with_pacing(Pacing::OFF);
     frames.set_speed(Speed::MAX);
     let mut now = Timestamp::ZERO;
     let mut frame = 0_u64;
@@ -323,7 +327,8 @@ fn catch_up_runs_whole_steps_without_a_budget_and_banks_the_rest() {
         Timestep::from_hz(20).unwrap(),
         StepBudget::DEFAULT,
         Timestamp::ZERO,
-    );
+    )
+    .with_pacing(Pacing::OFF);
     let _ = frames.begin_frame(at(30)); // 30 ms banked of a 50 ms step
     frames.set_speed(Speed::PAUSED); // catch-up is simulation time: speed does not apply
     frames.queue_steps(2);

@@ -1,10 +1,12 @@
 //! The planner agrees, plan for plan, with a plain reference model written
 //! for clarity rather than speed: every fast path in `begin_frame` gives
-//! exactly what the general rule gives.
+//! exactly what the general rule gives, with pacing off or centred (snapping
+//! depends on the refresh estimator and is pinned by `tests/pacing.rs`).
 
 mod common;
 
 use common::{Op, budget, config, ops, timestep};
+use evenstep_core::Pacing;
 use evenstep_core::{FrameLoop, Nanos, Speed, StepBudget, Timestamp, Timestep};
 use proptest::prelude::*;
 
@@ -19,6 +21,8 @@ struct Model {
     carry: u128,
     tick: u128,
     queued: u128,
+    centred: bool,
+    pending: i128,
 }
 
 /// What the model says a frame does.
@@ -32,21 +36,34 @@ struct Expect {
     first_tick: u128,
     remainder: u128,
     clamped: bool,
+    phase_shift: i128,
 }
 
 impl Model {
-    fn new(timestep: Timestep, budget: StepBudget, start: u64) -> Model {
+    fn new(timestep: Timestep, budget: StepBudget, start: u64, centred: bool) -> Model {
+        let per_step = u128::from(timestep.units_per_step());
         Model {
+            centred,
+            pending: 0,
             per_step: u128::from(timestep.units_per_step()),
             per_nano: u128::from(timestep.units_per_nanosecond()),
             budget: u128::from(budget.get()),
             speed: Speed::NORMAL,
             last: start,
-            bank: 0,
+            bank: if centred { per_step / 2 } else { 0 },
             carry: 0,
             tick: 0,
             queued: 0,
         }
+    }
+
+    fn set_centred(&mut self, centred: bool) {
+        if centred && !self.centred {
+            let half = self.per_step / 2;
+            self.pending += signed(half) - signed(self.bank);
+            self.bank = half;
+        }
+        self.centred = centred;
     }
 
     fn set_speed(&mut self, speed: Speed) {
@@ -86,7 +103,14 @@ impl Model {
         };
         let first_tick = self.tick;
         self.tick += run + queued;
-        self.bank = bank % self.per_step;
+        let left = bank % self.per_step;
+        let clamped = due > run;
+        self.bank = if clamped && self.centred {
+            self.per_step / 2
+        } else {
+            left
+        };
+        let phase_shift = signed(self.bank) - signed(left) + std::mem::take(&mut self.pending);
         Expect {
             raw,
             scaled,
@@ -95,9 +119,15 @@ impl Model {
             dropped: (due - run) * self.per_step,
             first_tick,
             remainder: self.bank,
-            clamped: due > run,
+            clamped,
+            phase_shift,
         }
     }
+}
+
+/// A bank or step in the model: always far under 2¹²⁷.
+fn signed(units: u128) -> i128 {
+    i128::try_from(units).expect("a bank fits an i128")
 }
 
 fn observed(plan: &evenstep_core::FramePlan) -> Expect {
@@ -110,6 +140,7 @@ fn observed(plan: &evenstep_core::FramePlan) -> Expect {
         first_tick: u128::from(plan.first_tick()),
         remainder: u128::from(plan.remainder_units()),
         clamped: plan.clamped(),
+        phase_shift: plan.phase_shift_units(),
     }
 }
 
@@ -120,11 +151,13 @@ proptest! {
     fn every_plan_matches_the_reference_model(
         timestep in timestep(),
         budget in budget(),
+        centred in any::<bool>(),
         start in any::<u64>(),
         ops in ops(64),
     ) {
-        let mut frames = FrameLoop::new(timestep, budget, Timestamp::from_nanos(start));
-        let mut model = Model::new(timestep, budget, start);
+        let pacing = if centred { Pacing::CENTRED } else { Pacing::OFF };
+        let mut frames = FrameLoop::new(timestep, budget, Timestamp::from_nanos(start)).with_pacing(pacing);
+        let mut model = Model::new(timestep, budget, start, centred);
         let mut now = start;
         for op in ops {
             let (plan, expect) = match op {
@@ -135,6 +168,16 @@ proptest! {
                 Op::Queue(n) => { frames.queue_steps(n); model.queued += u128::from(n); continue }
                 Op::Resync(by) => { now = now.saturating_add(by); frames.resync(Timestamp::from_nanos(now)); model.last = now; continue }
                 Op::CatchUp(span) => (frames.catch_up(Nanos::from_nanos(span)), model.catch_up(span)),
+                // Snapping is out of the model's scope: it stands for centred.
+                Op::Pacing(p) => {
+                    let centred = p.is_centred();
+                    frames.set_pacing(if centred { Pacing::CENTRED } else { Pacing::OFF });
+                    model.set_centred(centred);
+                    continue
+                }
+                // A cap changes only `render`, and sends frames down the
+                // general path: the plans must not change.
+                Op::Cap(cap) => { frames.set_render_cap(cap); continue }
             };
             prop_assert_eq!(observed(&plan), expect);
         }
@@ -145,8 +188,9 @@ proptest! {
 fn the_model_is_not_vacuous_it_catches_a_wrong_remainder() {
     // Negative control: a model that forgets to keep the remainder on a clamp
     // disagrees with the planner on a stall.
-    let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO);
-    let mut model = Model::new(Timestep::HZ_60, StepBudget::DEFAULT, 0);
+    let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO)
+        .with_pacing(Pacing::OFF);
+    let mut model = Model::new(Timestep::HZ_60, StepBudget::DEFAULT, 0, false);
     let plan = frames.begin_frame(Timestamp::from_nanos(210_000_000));
     let mut expect = model.frame(210_000_000);
     assert_eq!(observed(&plan), expect);

@@ -8,7 +8,9 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::time::Duration;
 
-use evenstep_core::{FrameLoop, FramePlan, Nanos, Speed, StepBudget, Timestamp, Timestep};
+use std::num::NonZeroU32;
+
+use evenstep_core::{FrameLoop, FramePlan, Nanos, Pacing, Speed, StepBudget, Timestamp, Timestep};
 
 use crate::context::{Control, RenderContext, StepContext};
 use crate::jobs::{JobHandle, Jobs};
@@ -318,6 +320,17 @@ impl<S> Loop<S> {
         self.control.queue_steps(count);
     }
 
+    /// Sets the frame pacing (see [`Pacing`]); takes effect at the next pump.
+    pub fn set_pacing(&mut self, pacing: Pacing) {
+        self.frames.set_pacing(pacing);
+    }
+
+    /// Caps renders at `max_fps` a second of real time (`None`: render every
+    /// paint pump). Steps, timers and jobs run on the pumps it skips.
+    pub fn set_render_cap(&mut self, max_fps: Option<NonZeroU32>) {
+        self.frames.set_render_cap(max_fps);
+    }
+
     /// Runs one frame of the loop. `kind` says whether the display shows it.
     ///
     /// Before [`start`](Loop::start), and after [`stop`](Loop::stop), this is
@@ -372,8 +385,8 @@ impl<S> Loop<S> {
         let stopped = self.control.stop_requested();
         let update_end = self.clock.now();
 
-        // 6. Paint.
-        let rendered = kind == PumpKind::Paint && !stopped;
+        // 6. Paint, unless the render cap skips this frame.
+        let rendered = kind == PumpKind::Paint && !stopped && plan.render();
         if rendered {
             let frame = RenderContext {
                 alpha: plan.alpha(),
@@ -687,6 +700,8 @@ pub struct LoopBuilder<S> {
     timestep: Timestep,
     budget: StepBudget,
     speed: Speed,
+    pacing: Pacing,
+    render_cap: Option<NonZeroU32>,
     warmup_frames: u32,
     absence: Duration,
     work_budget: Duration,
@@ -701,6 +716,8 @@ impl<S> LoopBuilder<S> {
             timestep: Timestep::HZ_60,
             budget: StepBudget::DEFAULT,
             speed: Speed::NORMAL,
+            pacing: Pacing::CENTRED,
+            render_cap: None,
             warmup_frames: 10,
             absence: Duration::from_secs(1),
             work_budget: Duration::from_nanos(16_666_667),
@@ -729,6 +746,19 @@ impl<S> LoopBuilder<S> {
     /// The initial time scale (default: 1).
     pub fn speed(mut self, speed: Speed) -> LoopBuilder<S> {
         self.speed = speed;
+        self
+    }
+
+    /// The frame pacing (default: [`Pacing::CENTRED`]). Snapping is for a
+    /// window synchronised to a display; a server wants centred or off.
+    pub fn pacing(mut self, pacing: Pacing) -> LoopBuilder<S> {
+        self.pacing = pacing;
+        self
+    }
+
+    /// A render cap in renders a second of real time (default: none).
+    pub fn render_cap(mut self, max_fps: Option<NonZeroU32>) -> LoopBuilder<S> {
+        self.render_cap = max_fps;
         self
     }
 
@@ -783,8 +813,10 @@ impl<S> LoopBuilder<S> {
         let clock = self
             .clock
             .unwrap_or_else(|| Box::new(MonotonicClock::new()));
-        let mut frames = FrameLoop::new(self.timestep, self.budget, Timestamp::ZERO);
+        let mut frames =
+            FrameLoop::new(self.timestep, self.budget, Timestamp::ZERO).with_pacing(self.pacing);
         frames.set_speed(self.speed);
+        frames.set_render_cap(self.render_cap);
         Ok(Loop {
             clock,
             frames,
@@ -831,6 +863,8 @@ impl<S> fmt::Debug for LoopBuilder<S> {
             .field("timestep", &self.timestep)
             .field("budget", &self.budget)
             .field("speed", &self.speed)
+            .field("pacing", &self.pacing)
+            .field("render_cap", &self.render_cap)
             .field("warmup_frames", &self.warmup_frames)
             .field("absence", &self.absence)
             .field("work_budget", &self.work_budget)

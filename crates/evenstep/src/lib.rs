@@ -94,8 +94,9 @@ pub use driver::{
     CatchUp, ConfigError, Loop, LoopBuilder, Pump, PumpKind, PumpReport, SubscriberId,
 };
 pub use evenstep_core::{
-    Alpha, BudgetError, FrameLoop, FramePlan, FrameStats, Nanos, Speed, SpeedError, StateHash,
-    Step, StepBudget, Steps, Timestamp, Timestep, TimestepError,
+    Alpha, BudgetError, FrameLoop, FramePlan, FrameRateGovernor, FrameStats, Nanos, Pacing,
+    PacingError, RefreshEstimator, RenderCap, Speed, SpeedError, StateHash, Step, StepBudget,
+    Steps, Timestamp, Timestep, TimestepError,
 };
 pub use jobs::JobHandle;
 pub use stats::LoopStats;

@@ -65,9 +65,15 @@ fn a_hidden_minute_keeps_rules_and_real_timers_running_and_paints_nothing() {
     assert_eq!(
         real_minus_sim,
         stats.dropped + Nanos::from_nanos(1_200),
-        "sim fell behind by exactly the dropped time (and the 1.2 µs still banked)"
+        "sim fell behind by exactly the dropped time, and the 1.2 µs (3,600 units) \
+         that centring removed when the first overrun put the bank back mid-step"
     );
-    assert_eq!(game_loop.planner().remainder(), Nanos::from_nanos(1_200));
+    assert_eq!(
+        game_loop.planner().remainder_units(),
+        25_000_000,
+        "half a 60 Hz step"
+    );
+    assert_eq!(game_loop.planner().phase_shift_units(), -3_600);
     // Each save lands on the first pump at or past its due time.
     assert_eq!(
         world.saves,

