@@ -1,0 +1,356 @@
+//! Frame pacing against display traces: centring and snapping keep a steady
+//! display on a steady step count despite timestamp jitter (zero stutter on
+//! 60, 120, 240 and 59.94 Hz displays), a missed refresh becomes exactly two
+//! steps, the phase shift keeps the books exact, the render cap lands on the
+//! frames nearest its ticks, and the governor halves and restores the render
+//! rate. Unpaced runs of the same traces are the negative control: they
+//! stutter.
+
+use core::num::NonZeroU32;
+use core::time::Duration;
+
+use evenstep_core::{
+    FrameLoop, FrameRateGovernor, Nanos, Pacing, RefreshEstimator, StepBudget, Timestamp, Timestep,
+};
+
+/// `SplitMix64`: a fixed, portable generator for the jitter.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[-amplitude, amplitude]`.
+    fn jitter(&mut self, amplitude: u64) -> i64 {
+        if amplitude == 0 {
+            return 0;
+        }
+        let amplitude = i64::try_from(amplitude).expect("a jitter under 2^63 ns");
+        self.next()
+            .rem_euclid(2 * amplitude.unsigned_abs() + 1)
+            .cast_signed()
+            - amplitude
+    }
+}
+
+/// A display at `hz_num / hz_den` Hz: `frames` timestamps, each the ideal
+/// vsync (refresh `k` at `k · period`, exactly, from a start on a step
+/// boundary) plus uniform jitter, with refreshes missed at `miss_per_mille`.
+fn display(
+    hz_num: u64,
+    hz_den: u64,
+    frames: usize,
+    jitter_ns: u64,
+    miss_per_mille: u64,
+    seed: u64,
+) -> Vec<u64> {
+    let mut rng = SplitMix(seed);
+    let start = 1_000_000_000_u64;
+    let mut stamps = Vec::with_capacity(frames);
+    let mut refresh = 0_u64;
+    while stamps.len() < frames {
+        refresh += 1;
+        if miss_per_mille > 0 && rng.next() % 1_000 < miss_per_mille {
+            refresh += 1; // the frame missed its vsync and shows one later
+        }
+        let ideal = start + refresh * 1_000_000_000 * hz_den / hz_num;
+        stamps.push(ideal.saturating_add_signed(rng.jitter(jitter_ns)));
+    }
+    stamps
+}
+
+/// Steps per frame for `stamps`, planned at 60 Hz from the first stamp.
+fn steps_per_frame(stamps: &[u64], pacing: Pacing) -> (Vec<u64>, FrameLoop) {
+    let start = Timestamp::from_nanos(stamps[0] - 16_666_667);
+    let mut frames =
+        FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, start).with_pacing(pacing);
+    let steps = stamps
+        .iter()
+        .map(|&t| frames.begin_frame(Timestamp::from_nanos(t)).steps_run())
+        .collect();
+    (steps, frames)
+}
+
+fn snapped(tolerance_ms: u64) -> Pacing {
+    Pacing::snapped(Duration::from_millis(tolerance_ms)).unwrap()
+}
+
+#[test]
+fn a_jittery_60_hz_display_runs_one_step_every_frame_when_centred_or_snapped() {
+    for jitter in [750_000, 1_500_000] {
+        let stamps = display(60, 1, 10_000, jitter, 0, 7);
+        let (off, _) = steps_per_frame(&stamps, Pacing::OFF);
+        let (centred, _) = steps_per_frame(&stamps, Pacing::CENTRED);
+        let (snap, _) = steps_per_frame(&stamps, snapped(2 * jitter / 1_000_000 + 1));
+        let not_one = |steps: &[u64]| steps.iter().filter(|&&s| s != 1).count();
+        // Negative control: frames that land on step boundaries stutter.
+        assert!(
+            not_one(&off) > 2_000,
+            "±{jitter} ns unpaced: {}",
+            not_one(&off)
+        );
+        assert_eq!(not_one(&centred), 0, "±{jitter} ns centred");
+        assert_eq!(not_one(&snap), 0, "±{jitter} ns snapped");
+    }
+}
+
+#[test]
+fn a_120_hz_display_alternates_exactly_when_snapped() {
+    let stamps = display(120, 1, 10_000, 500_000, 0, 11);
+    let (snap, frames) = steps_per_frame(&stamps, snapped(1));
+    let period = frames.refresh_period().unwrap().as_nanos();
+    assert!(
+        period.abs_diff(8_333_333) < 83_333,
+        "within 1% of 8.33 ms: {period}"
+    );
+    // After the estimator's first eight frames: 1, 0, 1, 0 ... exactly.
+    let settled = &snap[16..];
+    assert!(
+        settled.windows(2).all(|w| w[0] + w[1] == 1 && w[0] != w[1]),
+        "{:?}",
+        &settled[..20]
+    );
+    let (off, _) = steps_per_frame(&stamps, Pacing::OFF);
+    assert!(
+        off[16..].windows(2).any(|w| w[0] == w[1]),
+        "unpaced, the alternation breaks"
+    );
+}
+
+#[test]
+fn a_240_hz_display_runs_one_step_every_fourth_frame_when_snapped() {
+    let stamps = display(240, 1, 10_000, 250_000, 0, 13);
+    let (snap, _) = steps_per_frame(&stamps, snapped(1));
+    let settled = &snap[32..];
+    assert!(
+        settled.windows(4).all(|w| w.iter().sum::<u64>() == 1),
+        "{:?}",
+        &settled[..16]
+    );
+    assert!(settled.iter().all(|&s| s <= 1));
+}
+
+#[test]
+fn a_59_94_hz_display_runs_one_step_a_frame_and_game_time_runs_a_thousandth_slow() {
+    let stamps = display(60_000, 1_001, 10_000, 750_000, 0, 17);
+    let (snap, frames) = steps_per_frame(&stamps, snapped(2));
+    assert!(snap.iter().all(|&s| s == 1));
+    // 10,000 refreshes of a 59.94 Hz display are 166.83 s of wall time; the
+    // game ran 10,000 steps, 166.67 s: one part in 1001 slow (999 ppm), as
+    // stated, give or take the jitter of the two end stamps.
+    let wall = Nanos::from_nanos(stamps[stamps.len() - 1] - stamps[0] + 16_683_333);
+    assert_eq!(frames.tick(), 10_000);
+    let drift_ppm = (wall.as_nanos() - frames.simulated().as_nanos()) * 1_000_000 / wall.as_nanos();
+    assert!(
+        drift_ppm.abs_diff(999) <= 10,
+        "one part in 1001: {drift_ppm} ppm"
+    );
+    let (off, _) = steps_per_frame(&stamps, Pacing::OFF);
+    assert!(
+        off.iter().any(|&s| s != 1),
+        "unpaced, the slower display drops a step now and then"
+    );
+}
+
+#[test]
+fn a_missed_refresh_is_exactly_two_steps_on_the_next_frame() {
+    let stamps = display(60, 1, 10_000, 750_000, 10, 19);
+    let (snap, _) = steps_per_frame(&stamps, snapped(2));
+    let mut misses = 0;
+    for (i, pair) in stamps.windows(2).enumerate() {
+        let refreshes = (pair[1] - pair[0] + 8_333_333) / 16_666_667;
+        assert_eq!(
+            snap[i + 1],
+            refreshes,
+            "frame {} after {refreshes} refreshes",
+            i + 1
+        );
+        misses += usize::from(refreshes == 2);
+    }
+    assert!(misses > 50, "1% of 10,000 frames missed: {misses}");
+}
+
+#[test]
+fn a_144_hz_display_keeps_its_uneven_pattern_but_never_runs_two_steps() {
+    let stamps = display(144, 1, 10_000, 500_000, 0, 23);
+    let (snap, frames) = steps_per_frame(&stamps, snapped(1));
+    assert!(frames.refresh_period().is_some());
+    // 60/144 = 5/12 of a step a frame: 0 or 1 step, never 2, five in twelve.
+    assert!(snap.iter().all(|&s| s <= 1));
+    let total: u64 = snap.iter().sum();
+    assert!(total.abs_diff(10_000 * 5 / 12) <= 2, "{total}");
+}
+
+#[test]
+fn snapping_and_centring_keep_the_books_exact_on_every_display() {
+    for (num, den, jitter, misses) in [
+        (60, 1, 750_000, 10),
+        (120, 1, 500_000, 0),
+        (60_000, 1_001, 750_000, 5),
+        (144, 1, 500_000, 3),
+        (75, 1, 1_000_000, 0),
+    ] {
+        let stamps = display(num, den, 5_000, jitter, misses, 29);
+        let start = Timestamp::from_nanos(stamps[0] - 16_666_667);
+        let mut frames =
+            FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, start).with_pacing(snapped(2));
+        let per_step = i128::from(Timestep::HZ_60.units_per_step());
+        let bank_at_start = i128::from(frames.remainder_units());
+        let (mut submitted, mut shift, mut executed, mut dropped, mut snaps) =
+            (0_i128, 0_i128, 0_i128, 0_i128, 0);
+        for &t in &stamps {
+            let plan = frames.begin_frame(Timestamp::from_nanos(t));
+            submitted += i128::try_from(plan.scaled_units()).unwrap();
+            shift += plan.phase_shift_units();
+            executed += i128::from(plan.steps_run()) * per_step;
+            dropped += i128::try_from(plan.dropped_units()).unwrap();
+            snaps += usize::from(plan.snapped());
+        }
+        assert!(snaps > 4_000, "{num}/{den} Hz: snapping engaged ({snaps})");
+        assert_eq!(
+            submitted + shift + bank_at_start,
+            executed + dropped + i128::from(frames.remainder_units()),
+            "{num}/{den} Hz"
+        );
+        assert_eq!(shift, frames.phase_shift_units());
+    }
+}
+
+#[test]
+fn an_overrun_puts_a_centred_bank_back_mid_step_and_reports_the_shift() {
+    let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO);
+    assert_eq!(
+        frames.remainder_units(),
+        25_000_000,
+        "half a step to begin with"
+    );
+    let plan = frames.begin_frame(Timestamp::from_nanos(210_000_000)); // 12.5 + 0.6 steps
+    assert_eq!((plan.steps_due(), plan.steps_run()), (13, 5));
+    // 630,000,000 + 25,000,000 units = 13 steps and 5,000,000 left; centred.
+    assert_eq!(plan.remainder_units(), 25_000_000);
+    assert_eq!(plan.phase_shift_units(), 20_000_000);
+    let off = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO)
+        .with_pacing(Pacing::OFF)
+        .begin_frame(Timestamp::from_nanos(210_000_000));
+    assert_eq!(
+        (off.remainder_units(), off.phase_shift_units()),
+        (30_000_000, 0)
+    );
+}
+
+#[test]
+fn turning_centring_on_mid_run_shifts_the_bank_once_and_says_so() {
+    let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO)
+        .with_pacing(Pacing::OFF);
+    let _ = frames.begin_frame(Timestamp::from_nanos(20_000_000)); // 1 step, 10,000,000 left
+    frames.set_pacing(Pacing::CENTRED);
+    assert_eq!(frames.pending_phase_shift_units(), 15_000_000);
+    let plan = frames.begin_frame(Timestamp::from_nanos(20_000_000));
+    assert_eq!(plan.phase_shift_units(), 15_000_000);
+    assert_eq!(frames.pending_phase_shift_units(), 0);
+}
+
+#[test]
+fn a_render_cap_at_the_display_rate_draws_every_jittery_frame() {
+    let stamps = display(60, 1, 2_000, 1_500_000, 0, 31);
+    let mut frames = FrameLoop::new(
+        Timestep::HZ_60,
+        StepBudget::DEFAULT,
+        Timestamp::from_nanos(stamps[0]),
+    );
+    frames.set_render_cap(NonZeroU32::new(60));
+    let rendered = stamps
+        .iter()
+        .filter(|&&t| frames.begin_frame(Timestamp::from_nanos(t)).render())
+        .count();
+    assert_eq!(rendered, 2_000);
+}
+
+#[test]
+fn a_render_cap_of_half_the_display_rate_draws_every_other_frame_and_steps_run_on_all() {
+    let stamps = display(60, 1, 2_000, 1_500_000, 0, 37);
+    let mut frames = FrameLoop::new(
+        Timestep::HZ_60,
+        StepBudget::DEFAULT,
+        Timestamp::from_nanos(stamps[0]),
+    );
+    frames.set_render_cap(NonZeroU32::new(30));
+    let plans: Vec<_> = stamps
+        .iter()
+        .map(|&t| frames.begin_frame(Timestamp::from_nanos(t)))
+        .collect();
+    let rendered: Vec<bool> = plans.iter().map(evenstep_core::FramePlan::render).collect();
+    assert!(
+        rendered[1..].windows(2).all(|w| w[0] != w[1]),
+        "{:?}",
+        &rendered[..12]
+    );
+    assert_eq!(
+        plans
+            .iter()
+            .map(evenstep_core::FramePlan::steps_run)
+            .sum::<u64>(),
+        1_999,
+        "every frame but the first stepped"
+    );
+}
+
+#[test]
+fn the_governor_halves_the_render_rate_while_frames_miss_and_restores_it_after() {
+    let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO)
+        .with_pacing(snapped(2));
+    let mut governor = FrameRateGovernor::new();
+    let mut now = 0_u64;
+    let mut divisors = Vec::new();
+    for k in 0..1_200_u64 {
+        // Frames 100..300 miss every fourth refresh; the rest are clean.
+        now += if (100..300).contains(&k) && k % 4 == 0 {
+            33_333_334
+        } else {
+            16_666_667
+        };
+        let plan = frames.begin_frame(Timestamp::from_nanos(now));
+        governor.observe(&plan, frames.refresh_period());
+        frames.set_render_cap(governor.max_fps());
+        divisors.push(governor.divisor());
+    }
+    assert_eq!(divisors[99], 1);
+    assert!(
+        divisors[299] >= 2,
+        "halved while missing: {}",
+        divisors[299]
+    );
+    assert_eq!(divisors[1_199], 1, "restored after the misses stopped");
+    // Hysteresis: not restored the moment the misses stop.
+    assert!(divisors[320] >= 2);
+}
+
+#[test]
+fn the_estimator_is_none_until_eight_frames_and_reseeds_after_a_display_change() {
+    let mut estimator = RefreshEstimator::new();
+    for _ in 0..7 {
+        estimator.observe(Nanos::from_nanos(16_666_667));
+    }
+    assert_eq!(estimator.period(), None);
+    estimator.observe(Nanos::from_nanos(16_666_667));
+    assert_eq!(estimator.period(), Some(Nanos::from_nanos(16_666_667)));
+    for _ in 0..30 {
+        estimator.observe(Nanos::from_nanos(6_944_444)); // switched to 144 Hz
+    }
+    assert_eq!(estimator.period(), Some(Nanos::from_nanos(6_944_444)));
+}
+
+#[test]
+fn a_snap_tolerance_outside_its_range_is_refused_with_the_range() {
+    let error = Pacing::snapped(Duration::from_millis(51)).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "a snap tolerance of 51ms; it must be from 1 ns to 50 ms (about twice the timestamp jitter)"
+    );
+    assert!(Pacing::snapped(Duration::ZERO).is_err());
+}
