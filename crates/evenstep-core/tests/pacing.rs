@@ -30,11 +30,9 @@ impl SplitMix {
         if amplitude == 0 {
             return 0;
         }
-        let amplitude = i64::try_from(amplitude).expect("a jitter under 2^63 ns");
-        self.next()
-            .rem_euclid(2 * amplitude.unsigned_abs() + 1)
-            .cast_signed()
-            - amplitude
+        let span = 2 * amplitude + 1;
+        i64::try_from(self.next() % span).expect("under 2^63")
+            - i64::try_from(amplitude).expect("under 2^63")
     }
 }
 
