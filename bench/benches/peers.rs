@@ -20,8 +20,9 @@
 
 use divan::{Bencher, black_box};
 use evenstep_bench::{
-    BUDGET_LARGE, BUDGET_OVERLOAD, BevyFixed, BevyVirtualFixed, EvenStep, GameLoopPeer, Harness,
-    Peer, PlanOnly, RenewFrame, trace_display_144, trace_spike_200ms, trace_steady_60,
+    BUDGET_LARGE, BUDGET_OVERLOAD, BevyFixed, BevyVirtualFixed, EvenStep, EvenStepCentred,
+    EvenStepSnapped, GameLoopPeer, Harness, Peer, PlanOnly, RenewFrame, trace_display_144,
+    trace_jittery_60, trace_spike_200ms, trace_steady_60,
 };
 
 fn main() {
@@ -104,4 +105,12 @@ fn d_overload_200ms_budget5<P: Peer>(bencher: Bencher) {
 #[divan::bench(types = [EvenStep, RenewFrame, Harness])]
 fn e_steady_60hz_begin_frame_and_steps_no_alpha<P: PlanOnly>(bencher: Bencher) {
     cycle_no_alpha::<P>(bencher, trace_steady_60(), BUDGET_LARGE);
+}
+
+/// (f) The cost of pacing: evenstep-core off, centred and snapped on a
+/// jittery 60 Hz display (with alpha, as in (a)). The target: pacing costs no
+/// more than twice the plain planner.
+#[divan::bench(types = [EvenStep, EvenStepCentred, EvenStepSnapped, Harness])]
+fn f_pacing_cost_jittery_60hz<P: Peer>(bencher: Bencher) {
+    cycle::<P>(bencher, trace_jittery_60(), BUDGET_LARGE);
 }

@@ -8,18 +8,19 @@
 use std::hint::black_box;
 
 use evenstep_bench::{
-    BUDGET_LARGE, BUDGET_OVERLOAD, BevyFixed, BevyVirtualFixed, EvenStep, GameLoopPeer, Harness,
-    Peer, PlanOnly, RenewFrame, trace_display_144, trace_spike_200ms, trace_steady_60,
+    BUDGET_LARGE, BUDGET_OVERLOAD, BevyFixed, BevyVirtualFixed, EvenStep, EvenStepCentred,
+    EvenStepSnapped, GameLoopPeer, Harness, Peer, PlanOnly, RenewFrame, trace_display_144,
+    trace_jittery_60, trace_spike_200ms, trace_steady_60,
 };
 
 fn run<P: PlanOnly>(trace: &str, repeats: u64) -> u64 {
     let mut total = 0;
     match trace {
-        "a" | "b" | "e" => {
-            let frames = if trace == "b" {
-                trace_display_144()
-            } else {
-                trace_steady_60()
+        "a" | "b" | "e" | "f" => {
+            let frames = match trace {
+                "b" => trace_display_144(),
+                "f" => trace_jittery_60(),
+                _ => trace_steady_60(),
             };
             for _ in 0..repeats {
                 let mut peer = P::new(BUDGET_LARGE);
@@ -49,7 +50,7 @@ fn run<P: PlanOnly>(trace: &str, repeats: u64) -> u64 {
                 }
             }
         }
-        other => panic!("unknown trace {other:?}: expected a, b, c, d, e, c-warmup or d-warmup"),
+        other => panic!("unknown trace {other:?}: expected a, b, c, d, e, f, c-warmup or d-warmup"),
     }
     total
 }
@@ -62,6 +63,8 @@ fn main() {
         "evenstep" => run::<EvenStep>(trace, repeats),
         "renew" => run::<RenewFrame>(trace, repeats),
         "harness" => run::<Harness>(trace, repeats),
+        "evenstep_centred" => run_frames::<EvenStepCentred>(trace, repeats),
+        "evenstep_snapped" => run_frames::<EvenStepSnapped>(trace, repeats),
         "game_loop" => run_frames::<GameLoopPeer>(trace, repeats),
         "bevy" => run_frames::<BevyFixed>(trace, repeats),
         "bevy_virtual" => run_frames::<BevyVirtualFixed>(trace, repeats),

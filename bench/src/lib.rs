@@ -299,17 +299,69 @@ pub struct EvenStep {
     last_alpha: f32,
 }
 
+impl EvenStep {
+    /// A 60 Hz planner with `pacing`. The peer comparison uses
+    /// [`Pacing::OFF`](evenstep_core::Pacing::OFF): the plain accumulator,
+    /// like every peer; the pacing group measures the others.
+    pub fn paced(budget: u32, pacing: evenstep_core::Pacing) -> Self {
+        use evenstep_core::{FrameLoop, StepBudget, Timestamp, Timestep};
+        let budget = StepBudget::try_new(budget).unwrap_or(StepBudget::ONE);
+        Self {
+            inner: FrameLoop::new(Timestep::HZ_60, budget, Timestamp::from_nanos(0))
+                .with_pacing(pacing),
+            last_dropped: 0,
+            last_alpha: 0.0,
+        }
+    }
+}
+
+/// [`EvenStep`] with centred pacing (evenstep-core's default).
+pub struct EvenStepCentred(EvenStep);
+
+/// [`EvenStep`] snapped to refresh periods with a 2 ms tolerance.
+pub struct EvenStepSnapped(EvenStep);
+
+macro_rules! paced_adapter {
+    ($name:ident, $label:literal, $pacing:expr) => {
+        impl Peer for $name {
+            const NAME: &'static str = $label;
+
+            fn new(budget: u32) -> Self {
+                Self(EvenStep::paced(budget, $pacing))
+            }
+
+            #[inline]
+            fn frame(&mut self, now_ns: u64) -> u64 {
+                self.0.frame(now_ns)
+            }
+
+            fn last_dropped(&self) -> u64 {
+                self.0.last_dropped()
+            }
+
+            fn last_alpha(&self) -> f64 {
+                self.0.last_alpha()
+            }
+        }
+    };
+}
+
+paced_adapter!(
+    EvenStepCentred,
+    "evenstep_core_centred",
+    evenstep_core::Pacing::CENTRED
+);
+paced_adapter!(
+    EvenStepSnapped,
+    "evenstep_core_snapped",
+    evenstep_core::Pacing::snapped(Duration::from_millis(2)).expect("2 ms is a valid tolerance")
+);
+
 impl Peer for EvenStep {
     const NAME: &'static str = "evenstep_core";
 
     fn new(budget: u32) -> Self {
-        use evenstep_core::{FrameLoop, StepBudget, Timestamp, Timestep};
-        let budget = StepBudget::try_new(budget).unwrap_or(StepBudget::ONE);
-        Self {
-            inner: FrameLoop::new(Timestep::HZ_60, budget, Timestamp::from_nanos(0)),
-            last_dropped: 0,
-            last_alpha: 0.0,
-        }
+        Self::paced(budget, evenstep_core::Pacing::OFF)
     }
 
     #[inline]
@@ -449,6 +501,17 @@ pub fn trace_steady_60_phase(phase: u64) -> Vec<u64> {
 /// (a) at the benched phase, [`PHASE_NS`].
 pub fn trace_steady_60() -> Vec<u64> {
     trace_steady_60_phase(PHASE_NS)
+}
+
+/// (f) a 60 Hz display with ±0.75 ms of timestamp jitter (a fixed
+/// pattern), at the benched phase: where snapping has work to do.
+pub fn trace_jittery_60() -> Vec<u64> {
+    const JITTER: [i64; 8] = [
+        0, 410_000, -730_000, 150_000, 690_000, -280_000, -560_000, 320_000,
+    ];
+    (1..=CYCLE as u64)
+        .map(|k| (PHASE_NS + display_ts(k, 60)).saturating_add_signed(JITTER[k as usize % 8]))
+        .collect()
 }
 
 /// (b) 144 Hz display, frames 1..=CYCLE.

@@ -83,6 +83,9 @@ pub struct FrameLoop {
     pending_shift: i128,
     /// Every plan's phase shift, summed.
     shift_total: i128,
+    /// `limit` while the snapped 64-bit path may run (snapped pacing, normal
+    /// speed, nothing queued or pending, no render cap), else 0.
+    snap_limit: u64,
     render_cap: Option<RenderCap>,
     estimator: RefreshEstimator,
     /// The lattice found for a period band `[lo, hi]`, so a period that
@@ -109,6 +112,7 @@ impl FrameLoop {
             pacing: Pacing::CENTRED,
             pending_shift: 0,
             shift_total: 0,
+            snap_limit: 0,
             render_cap: None,
             estimator: RefreshEstimator::new(),
             lattice: None,
@@ -164,15 +168,98 @@ impl FrameLoop {
         {
             return self.plan_common_frame(raw, units, banked);
         }
-        self.plan_any_frame(raw)
+        if self.snap_limit != 0 {
+            return self.plan_snapped_frame(raw);
+        }
+        self.plan_any_frame(raw, false)
+    }
+
+    /// A frame under snapped pacing at normal speed with nothing queued and
+    /// no render cap: a delta within the tolerance of one or two refreshes of
+    /// a display whose period fits the step is planned in 64-bit arithmetic.
+    /// Anything else goes to the general path. Gives the general path's plan
+    /// (`tests/pacing.rs` checks both).
+    #[inline(never)]
+    fn plan_snapped_frame(&mut self, raw: Nanos) -> FramePlan {
+        self.estimator.observe(raw);
+        if let Some(plan) = self.snap_common(raw) {
+            return plan;
+        }
+        self.plan_any_frame(raw, true)
+    }
+
+    fn snap_common(&mut self, raw: Nanos) -> Option<FramePlan> {
+        let period = self.estimator.period()?;
+        let lattice = self.lattice_for(period)?;
+        let (d, p) = (raw.as_nanos(), period.as_nanos());
+        let tolerance = self.pacing.tolerance_nanos();
+        // k = round(d / p), as the general path computes it, for k of 1 or 2
+        // and without dividing: (d + p/2) / p == k.
+        let rounded = d.checked_add(p / 2)?;
+        let k = if p <= rounded && rounded < p.checked_mul(2)? {
+            1
+        } else if p * 2 <= rounded && rounded < p.checked_mul(3)? {
+            2
+        } else {
+            return None;
+        };
+        if d.abs_diff(p * k) > tolerance {
+            return None;
+        }
+        let per_step = self.timestep.units_per_step();
+        let raw_units = d.checked_mul(self.timestep.units_per_nanosecond())?;
+        let snapped_units = lattice.per_refresh.checked_mul(k)?;
+        let banked = self.remainder.checked_add(snapped_units)?;
+        let (due, left) = if banked < per_step {
+            (0, banked)
+        } else if banked - per_step < per_step {
+            (1, banked - per_step)
+        } else {
+            (banked / per_step, banked % per_step)
+        };
+        let room = u64::MAX - self.tick;
+        let limit = self.snap_limit.min(room);
+        let (run, clamped) = if due > limit {
+            (limit, true)
+        } else {
+            (due, false)
+        };
+        let centred = if clamped {
+            per_step / 2
+        } else {
+            lattice.centre(left, per_step)
+        };
+        let phase_shift = (i128::from(snapped_units) - i128::from(raw_units))
+            + (i128::from(centred) - i128::from(left));
+        self.shift_total = self.shift_total.saturating_add(phase_shift);
+        let first_tick = self.tick;
+        self.tick += run;
+        self.remainder = centred;
+        Some(FramePlan {
+            timestep: self.timestep,
+            speed: self.speed,
+            raw,
+            scaled_units: u128::from(raw_units),
+            dropped_units: u128::from(due - run) * u128::from(per_step),
+            due,
+            run,
+            queued: 0,
+            first_tick,
+            remainder: centred,
+            clamped,
+            recip_bits: self.recip_bits,
+            phase_shift,
+            snapped: true,
+            render: true,
+        })
     }
 
     /// Every other frame: a speed, queued steps, or a bank past `u64`. Kept
     /// out of line so that `begin_frame` stays small enough to inline.
     #[inline(never)]
-    fn plan_any_frame(&mut self, raw: Nanos) -> FramePlan {
+    fn plan_any_frame(&mut self, raw: Nanos, observed: bool) -> FramePlan {
         let scaled_units = self.scale(raw);
-        let snap = self.snap(raw);
+        let snap = self.snap(raw, observed);
         let (adjust, lattice) = snap.unwrap_or((0, None));
         let mut plan = self.plan(
             raw,
@@ -191,11 +278,13 @@ impl FrameLoop {
     /// is within the tolerance of `k` whole periods, returns the scaled
     /// adjustment that makes it exactly `k` periods (exactly `k` lattice
     /// refreshes when the period fits the step), and the lattice.
-    fn snap(&mut self, raw: Nanos) -> Option<(i128, Option<Lattice>)> {
+    fn snap(&mut self, raw: Nanos, observed: bool) -> Option<(i128, Option<Lattice>)> {
         if !self.pacing.is_snapped() {
             return None;
         }
-        self.estimator.observe(raw);
+        if !observed {
+            self.estimator.observe(raw);
+        }
         let period = self.estimator.period()?;
         let (d, p) = (raw.as_nanos(), period.as_nanos());
         if d == 0 {
@@ -569,12 +658,13 @@ impl FrameLoop {
 
     /// Opens the 64-bit path exactly when it gives the general path's plan.
     fn refresh_fast_limit(&mut self) {
-        let plain = self.speed == Speed::NORMAL
+        let simple = self.speed == Speed::NORMAL
             && self.queued == 0
             && self.pending_shift == 0
-            && !self.pacing.is_snapped()
             && self.render_cap.is_none();
-        self.fast_limit = if plain { self.limit } else { 0 };
+        let snapped = self.pacing.is_snapped();
+        self.fast_limit = if simple && !snapped { self.limit } else { 0 };
+        self.snap_limit = if simple && snapped { self.limit } else { 0 };
     }
 
     /// Adds `count` steps to the next frame, on top of what its elapsed time

@@ -352,3 +352,34 @@ fn a_snap_tolerance_outside_its_range_is_refused_with_the_range() {
     );
     assert!(Pacing::snapped(Duration::ZERO).is_err());
 }
+
+#[test]
+fn the_snapped_fast_path_plans_exactly_what_the_general_path_plans() {
+    // A render cap of a million a second renders every frame but sends every
+    // frame down the general path: the plans must match field for field.
+    for (num, den, jitter, misses, tolerance) in [
+        (60, 1, 750_000, 10, 2),
+        (120, 1, 500_000, 5, 1),
+        (240, 1, 250_000, 0, 1),
+        (60_000, 1_001, 750_000, 20, 2),
+        (30, 1, 750_000, 0, 2),
+        (144, 1, 500_000, 3, 1),
+    ] {
+        let stamps = display(num, den, 3_000, jitter, misses, 41);
+        let start = Timestamp::from_nanos(stamps[0] - 16_666_667);
+        let mut fast = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, start)
+            .with_pacing(snapped(tolerance));
+        let mut general = fast.clone();
+        general.set_render_cap(NonZeroU32::new(1_000_000));
+        let mut snaps = 0;
+        for &t in &stamps {
+            let a = fast.begin_frame(Timestamp::from_nanos(t));
+            let b = general.begin_frame(Timestamp::from_nanos(t));
+            assert!(b.render());
+            assert_eq!(a, b, "{num}/{den} Hz at {t}");
+            snaps += usize::from(a.snapped());
+        }
+        assert!(snaps > 2_500, "{num}/{den} Hz snapped {snaps} frames");
+        assert_eq!(fast.phase_shift_units(), general.phase_shift_units());
+    }
+}
