@@ -84,23 +84,29 @@
 mod clock;
 mod context;
 mod driver;
+mod ease;
 mod jobs;
+mod lerp;
 mod stats;
 mod timeline;
+mod tween;
 
 pub use clock::{Clock, ManualClock, MonotonicClock};
 pub use context::{Control, RenderContext, StepContext};
 pub use driver::{
     CatchUp, ConfigError, Loop, LoopBuilder, Pump, PumpKind, PumpReport, SubscriberId,
 };
+pub use ease::{Ease, UnknownEase};
 pub use evenstep_core::{
     Alpha, BudgetError, FrameLoop, FramePlan, FrameRateGovernor, FrameStats, Nanos, Pacing,
     PacingError, RefreshEstimator, RenderCap, Speed, SpeedError, StateHash, Step, StepBudget,
     Steps, Timestamp, Timestep, TimestepError,
 };
 pub use jobs::JobHandle;
+pub use lerp::{Interpolated, Lerp};
 pub use stats::LoopStats;
 pub use timeline::{Fire, Timeline, TimerError, TimerHandle};
+pub use tween::{Slot, Tween, TweenHandle, Tweens};
 
 // The README's examples are compiled and run as doctests, so they never rot.
 #[cfg(doctest)]
