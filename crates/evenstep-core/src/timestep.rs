@@ -142,6 +142,45 @@ impl Timestep {
         Timestep::from_nanos_ratio(nanos as u64, 1)
     }
 
+    /// A step of exactly `step_nanos / per` nanoseconds: the inverse of
+    /// [`units_per_step`](Timestep::units_per_step) and
+    /// [`units_per_nanosecond`](Timestep::units_per_nanosecond), for reading
+    /// a timestep back from a file.
+    ///
+    /// # Errors
+    ///
+    /// [`TimestepError::ZeroDenominator`] if `per` is 0, and
+    /// [`TimestepError::OutOfRange`] if one step would last under 1 ns or over
+    /// one hour.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use evenstep_core::Timestep;
+    ///
+    /// let step = Timestep::HZ_59_94;
+    /// let read_back = Timestep::from_step_ratio(step.units_per_step(), step.units_per_nanosecond())?;
+    /// assert_eq!(read_back, step);
+    /// # Ok::<(), evenstep_core::TimestepError>(())
+    /// ```
+    pub const fn from_step_ratio(step_nanos: u64, per: u64) -> Result<Timestep, TimestepError> {
+        if per == 0 {
+            return Err(TimestepError::ZeroDenominator);
+        }
+        if per > u32::MAX as u64 {
+            // The accumulator's arithmetic is sized for a denominator that
+            // fits 32 bits; reduce first.
+            let g = gcd(step_nanos, per);
+            if per / g > u32::MAX as u64 {
+                return Err(TimestepError::OutOfRange {
+                    step_nanos: step_nanos as u128,
+                    step_nanos_den: per as u128,
+                });
+            }
+        }
+        Timestep::from_nanos_ratio(step_nanos, per)
+    }
+
     /// A step of `num / den` nanoseconds, reduced to lowest terms.
     const fn from_nanos_ratio(num: u64, den: u64) -> Result<Timestep, TimestepError> {
         // 1 ns <= num/den <= 1 h, compared without division. den < 2³³, so the

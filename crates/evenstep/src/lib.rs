@@ -87,6 +87,7 @@ mod driver;
 mod ease;
 mod jobs;
 mod lerp;
+mod replay;
 mod stats;
 mod timeline;
 mod tween;
@@ -104,6 +105,11 @@ pub use evenstep_core::{
 };
 pub use jobs::JobHandle;
 pub use lerp::{Interpolated, Lerp};
+#[cfg(feature = "serde")]
+pub use replay::LoadError;
+pub use replay::{
+    Divergence, Input, InputLog, OutOfOrder, ReplayError, ReplayReport, ReplaySource, replay,
+};
 pub use stats::LoopStats;
 pub use timeline::{Fire, Timeline, TimerError, TimerHandle};
 pub use tween::{Slot, Tween, TweenHandle, Tweens};

@@ -1,0 +1,471 @@
+//! Replay: runs a recorded session's inputs through the same update function
+//! the live game runs, tick by tick, with no clock and nothing painted, and
+//! compares state hashes at the recorded checkpoints. A green replay proves
+//! the update obeyed the fixed step's rules: it read no clock, derived
+//! nothing from a frame delta, and let no render pass mutate state. A game
+//! that breaks one of them diverges, and the report names the first tick
+//! where it showed.
+//!
+//! [`ReplaySource`] is a trait, so any storage can be replayed;
+//! [`InputLog`] is the recorder that comes with the crate.
+
+use std::fmt;
+use std::num::NonZeroU64;
+
+use evenstep_core::Timestep;
+
+use crate::context::{Control, StepContext};
+
+/// A recorded session, as replay needs it.
+pub trait ReplaySource<S> {
+    /// Ticks recorded: replay runs ticks `0..ticks()`.
+    fn ticks(&self) -> u64;
+
+    /// Applies the inputs recorded at `tick` to `state`, before that tick's
+    /// update. Called once per tick, in tick order.
+    fn apply_inputs(&mut self, tick: u64, state: &mut S);
+
+    /// The state hash recorded after the update of `tick`, if a checkpoint
+    /// was taken there.
+    fn checkpoint(&self, tick: u64) -> Option<u64>;
+
+    /// The fixed step the session was recorded at.
+    fn timestep(&self) -> Timestep;
+}
+
+/// The first checkpoint whose hash differed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// The tick after whose update the hashes differed.
+    pub tick: u64,
+    /// The recorded hash.
+    pub expected: u64,
+    /// The replayed hash.
+    pub actual: u64,
+}
+
+/// What a replay found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplayReport {
+    /// Ticks replayed (up to the first divergence, or all of them).
+    pub ticks: u64,
+    /// Checkpoints compared.
+    pub checkpoints: u64,
+    /// The first divergence, or `None` if every checkpoint agreed.
+    pub divergence: Option<Divergence>,
+}
+
+impl ReplayReport {
+    /// Whether every checkpoint agreed.
+    pub fn is_green(&self) -> bool {
+        self.divergence.is_none()
+    }
+}
+
+/// Why a replay could not run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    /// The session was recorded at another fixed step. Its ticks mean
+    /// nothing at this one: that is a migration problem, not a divergence.
+    TimestepMismatch {
+        /// The step of the recording.
+        recorded: Timestep,
+        /// The step of the game replaying it.
+        running: Timestep,
+    },
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::TimestepMismatch { recorded, running } => write!(
+                f,
+                "the session was recorded at {recorded} and this game runs at {running}; \
+                 a recording only replays at the fixed step it was made with"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// Replays `source` into `state` at `timestep`: for each tick, its inputs,
+/// then `update` (the live game's own update function), then, where a
+/// checkpoint was recorded, `hash` of the state against it. Stops at the
+/// first divergence.
+///
+/// # Errors
+///
+/// [`ReplayError::TimestepMismatch`] if the source was recorded at another
+/// timestep (checked before anything runs).
+///
+/// # Examples
+///
+/// ```
+/// use std::num::NonZeroU64;
+/// use evenstep::{replay, Input, InputLog, StateHash, Timestep};
+///
+/// #[derive(Clone)]
+/// struct Push(i64);
+/// impl Input<i64> for Push {
+///     fn apply(&self, x: &mut i64) { *x += self.0; }
+/// }
+/// let update = |x: &mut i64, _: &evenstep::StepContext| *x *= 2;
+/// let hash = |x: &i64| StateHash::new().i64(*x).finish();
+///
+/// // Record three ticks.
+/// let mut log = InputLog::new(Timestep::HZ_60, NonZeroU64::new(1).unwrap());
+/// let mut x = 0;
+/// for tick in 0..3 {
+///     log.record(tick, Push(1))?;
+///     Push(1).apply(&mut x);
+///     x *= 2;
+///     log.end_tick(tick, hash(&x));
+/// }
+///
+/// let report = replay(&mut log, Timestep::HZ_60, &mut 0, update, hash)?;
+/// assert!(report.is_green());
+/// assert_eq!(report.checkpoints, 3);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn replay<S, R, U, H>(
+    source: &mut R,
+    timestep: Timestep,
+    state: &mut S,
+    mut update: U,
+    mut hash: H,
+) -> Result<ReplayReport, ReplayError>
+where
+    R: ReplaySource<S> + ?Sized,
+    U: FnMut(&mut S, &StepContext<'_>),
+    H: FnMut(&S) -> u64,
+{
+    let recorded = source.timestep();
+    if recorded != timestep {
+        return Err(ReplayError::TimestepMismatch {
+            recorded,
+            running: timestep,
+        });
+    }
+    // Requests made through the context during a replay are ignored: there
+    // is no loop to pause or stop.
+    let control = Control::default();
+    let mut step = StepContext {
+        timestep,
+        tick: 0,
+        real_time: evenstep_core::Nanos::ZERO,
+        control: &control,
+    };
+    let mut checkpoints = 0;
+    for tick in 0..source.ticks() {
+        source.apply_inputs(tick, state);
+        step.tick = tick;
+        update(state, &step);
+        if let Some(expected) = source.checkpoint(tick) {
+            checkpoints += 1;
+            let actual = hash(state);
+            if actual != expected {
+                return Ok(ReplayReport {
+                    ticks: tick + 1,
+                    checkpoints,
+                    divergence: Some(Divergence {
+                        tick,
+                        expected,
+                        actual,
+                    }),
+                });
+            }
+        }
+    }
+    Ok(ReplayReport {
+        ticks: source.ticks(),
+        checkpoints,
+        divergence: None,
+    })
+}
+
+/// An input event that can be applied to a state of type `S`.
+pub trait Input<S> {
+    /// Applies the event, as the live game did before the tick's update.
+    fn apply(&self, state: &mut S);
+}
+
+/// Events recorded by tick, checkpoints every N ticks, and the fixed step,
+/// for replay. With the `serde` feature it serializes to any format (JSON
+/// for reading, a compact binary one for shipping).
+///
+/// Record inputs as the live game applies them, at the tick they are applied
+/// before; call [`end_tick`](InputLog::end_tick) after each tick's update.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputLog<E> {
+    timestep: Timestep,
+    checkpoint_every: NonZeroU64,
+    ticks: u64,
+    events: Vec<(u64, E)>,
+    checkpoints: Vec<(u64, u64)>,
+    /// Where replay has got to in `events`.
+    cursor: usize,
+}
+
+impl<E> InputLog<E> {
+    /// An empty log for a game stepping at `timestep`, taking a checkpoint
+    /// every `checkpoint_every` ticks.
+    pub fn new(timestep: Timestep, checkpoint_every: NonZeroU64) -> InputLog<E> {
+        InputLog {
+            timestep,
+            checkpoint_every,
+            ticks: 0,
+            events: Vec::new(),
+            checkpoints: Vec::new(),
+            cursor: 0,
+        }
+    }
+
+    /// Records `event`, applied before the update of `tick`.
+    ///
+    /// # Errors
+    ///
+    /// [`OutOfOrder`] if `tick` is earlier than a tick already recorded or
+    /// ended: a log is written in tick order.
+    pub fn record(&mut self, tick: u64, event: E) -> Result<(), OutOfOrder> {
+        let last = self.events.last().map_or(0, |(t, _)| *t).max(self.ticks);
+        if tick < last {
+            return Err(OutOfOrder { tick, last });
+        }
+        self.events.push((tick, event));
+        Ok(())
+    }
+
+    /// Marks the update of `tick` done, and records `state_hash` if a
+    /// checkpoint falls on it (every `checkpoint_every` ticks, counting
+    /// from the first). Pass the hash lazily if it is costly:
+    /// [`end_tick_with`](InputLog::end_tick_with).
+    pub fn end_tick(&mut self, tick: u64, state_hash: u64) {
+        self.end_tick_with(tick, || state_hash);
+    }
+
+    /// [`end_tick`](InputLog::end_tick), hashing only on checkpoint ticks.
+    pub fn end_tick_with(&mut self, tick: u64, state_hash: impl FnOnce() -> u64) {
+        self.ticks = self.ticks.max(tick + 1);
+        if (tick + 1) % self.checkpoint_every.get() == 0 {
+            self.checkpoints.push((tick, state_hash()));
+        }
+    }
+
+    /// The fixed step the log was recorded at.
+    pub fn recorded_timestep(&self) -> Timestep {
+        self.timestep
+    }
+
+    /// Checks the log against the game's step.
+    ///
+    /// # Errors
+    ///
+    /// [`ReplayError::TimestepMismatch`] if the log was recorded at another
+    /// step.
+    pub fn check_timestep(&self, running: Timestep) -> Result<(), ReplayError> {
+        if self.timestep == running {
+            Ok(())
+        } else {
+            Err(ReplayError::TimestepMismatch {
+                recorded: self.timestep,
+                running,
+            })
+        }
+    }
+
+    /// Ticks recorded.
+    pub fn ticks(&self) -> u64 {
+        self.ticks
+    }
+
+    /// Every recorded event with its tick, in order.
+    pub fn events(&self) -> &[(u64, E)] {
+        &self.events
+    }
+
+    /// Every checkpoint as `(tick, hash)`, in order.
+    pub fn checkpoints(&self) -> &[(u64, u64)] {
+        &self.checkpoints
+    }
+
+    /// The events recorded at `tick`.
+    pub fn events_at(&self, tick: u64) -> &[(u64, E)] {
+        let start = self.events.partition_point(|(t, _)| *t < tick);
+        let end = self.events.partition_point(|(t, _)| *t <= tick);
+        &self.events[start..end]
+    }
+}
+
+impl<S, E: Input<S>> ReplaySource<S> for InputLog<E> {
+    fn ticks(&self) -> u64 {
+        self.ticks
+    }
+
+    fn apply_inputs(&mut self, tick: u64, state: &mut S) {
+        if tick == 0 {
+            self.cursor = 0;
+        }
+        while let Some((t, event)) = self.events.get(self.cursor) {
+            if *t > tick {
+                break;
+            }
+            if *t == tick {
+                event.apply(state);
+            }
+            self.cursor += 1;
+        }
+    }
+
+    fn checkpoint(&self, tick: u64) -> Option<u64> {
+        // Checkpoints are every N ticks: locate by arithmetic, then confirm.
+        let every = self.checkpoint_every.get();
+        if (tick + 1) % every != 0 {
+            return None;
+        }
+        let index = usize::try_from((tick + 1) / every - 1).ok()?;
+        match self.checkpoints.get(index) {
+            Some(&(t, hash)) if t == tick => Some(hash),
+            _ => self
+                .checkpoints
+                .binary_search_by_key(&tick, |&(t, _)| t)
+                .ok()
+                .map(|i| self.checkpoints[i].1),
+        }
+    }
+
+    fn timestep(&self) -> Timestep {
+        self.timestep
+    }
+}
+
+/// An event was recorded for a tick earlier than one already recorded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutOfOrder {
+    tick: u64,
+    last: u64,
+}
+
+impl fmt::Display for OutOfOrder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "an event for tick {} after tick {} was already recorded; \
+             a log is written in tick order, at or after tick {}",
+            self.tick, self.last, self.last
+        )
+    }
+}
+
+impl std::error::Error for OutOfOrder {}
+
+/// The file form of an [`InputLog`]: the step as its exact pair of unit
+/// counts, so it reads back bit for bit.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct LogFile<E> {
+    units_per_step: u64,
+    units_per_nanosecond: u64,
+    checkpoint_every: NonZeroU64,
+    ticks: u64,
+    events: Vec<(u64, E)>,
+    checkpoints: Vec<(u64, u64)>,
+}
+
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize)]
+struct LogFileRef<'a, E> {
+    units_per_step: u64,
+    units_per_nanosecond: u64,
+    checkpoint_every: NonZeroU64,
+    ticks: u64,
+    events: &'a [(u64, E)],
+    checkpoints: &'a [(u64, u64)],
+}
+
+#[cfg(feature = "serde")]
+impl<E: serde::Serialize> serde::Serialize for InputLog<E> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        LogFileRef {
+            units_per_step: self.timestep.units_per_step(),
+            units_per_nanosecond: self.timestep.units_per_nanosecond(),
+            checkpoint_every: self.checkpoint_every,
+            ticks: self.ticks,
+            events: &self.events,
+            checkpoints: &self.checkpoints,
+        }
+        .serialize(serializer)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de, E: serde::Deserialize<'de>> serde::Deserialize<'de> for InputLog<E> {
+    /// Refuses a file whose step is not a valid timestep, or whose events or
+    /// checkpoints are out of tick order.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<InputLog<E>, D::Error> {
+        use serde::de::Error;
+        let file = LogFile::<E>::deserialize(deserializer)?;
+        let timestep = Timestep::from_step_ratio(file.units_per_step, file.units_per_nanosecond)
+            .map_err(|e| D::Error::custom(format_args!("the log's timestep is invalid: {e}")))?;
+        if !file.events.is_sorted_by_key(|(tick, _)| *tick) {
+            return Err(D::Error::custom("the log's events are not in tick order"));
+        }
+        if !file.checkpoints.is_sorted_by_key(|(tick, _)| *tick) {
+            return Err(D::Error::custom(
+                "the log's checkpoints are not in tick order",
+            ));
+        }
+        Ok(InputLog {
+            timestep,
+            checkpoint_every: file.checkpoint_every,
+            ticks: file.ticks,
+            events: file.events,
+            checkpoints: file.checkpoints,
+            cursor: 0,
+        })
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<E> InputLog<E> {
+    /// Reads a log with any serde format and checks it was recorded at the
+    /// game's step: the way to load one.
+    ///
+    /// # Errors
+    ///
+    /// [`LoadError::Format`] if the data is not a log, and
+    /// [`LoadError::Timestep`] if it was recorded at another step.
+    pub fn load<'de, D>(deserializer: D, running: Timestep) -> Result<InputLog<E>, LoadError>
+    where
+        D: serde::Deserializer<'de>,
+        E: serde::Deserialize<'de>,
+    {
+        let log = <InputLog<E> as serde::Deserialize>::deserialize(deserializer)
+            .map_err(|e| LoadError::Format(e.to_string()))?;
+        log.check_timestep(running).map_err(LoadError::Timestep)?;
+        Ok(log)
+    }
+}
+
+/// Why [`InputLog::load`] refused a log.
+#[cfg(feature = "serde")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    /// The data is not a readable log (the format's message).
+    Format(String),
+    /// The log was recorded at another fixed step.
+    Timestep(ReplayError),
+}
+
+#[cfg(feature = "serde")]
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Format(message) => write!(f, "not a readable input log: {message}"),
+            LoadError::Timestep(error) => error.fmt(f),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl std::error::Error for LoadError {}
