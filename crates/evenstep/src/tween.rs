@@ -98,18 +98,22 @@ impl<C, T: Lerp> Tween<C, T> {
     }
 }
 
+/// A running tween, kept small: stepping 10,000 of them touches each once.
 struct Running<C, T> {
     handle: TweenHandle,
+    /// Steps taken.
+    steps: u64,
+    /// The step at which the tween ends: the first with
+    /// `steps · dt ≥ duration`, computed exactly at the start.
+    end_step: u64,
+    /// `duration / dt`: the steps the tween lasts, as a float; progress is
+    /// `steps / total`, a division so that whole fractions come out exact.
+    total: f64,
     from: T,
     to: T,
     ease: Ease,
-    slot: Option<Slot>,
-    /// Steps taken.
-    steps: u64,
-    /// Steps to the end, as a float: `duration / dt`.
-    total_steps: f64,
-    /// Whether `steps` has reached the end (`steps · P ≥ duration · Q`).
-    end_units: u128,
+    /// Whether the tween holds a slot (named in `Tweens::slot_of`).
+    slotted: bool,
     on_update: OnUpdate<C, T>,
     on_complete: Option<OnComplete<C>>,
 }
@@ -149,6 +153,8 @@ pub struct Tweens<C, T> {
     timestep: Timestep,
     running: Vec<Running<C, T>>,
     slots: BTreeMap<Slot, TweenHandle>,
+    /// The slot each slotted tween holds.
+    slot_of: BTreeMap<TweenHandle, Slot>,
     next: u64,
     /// Completions due this step, run after every update (kept allocated).
     done: Vec<OnComplete<C>>,
@@ -161,6 +167,7 @@ impl<C, T: Lerp> Tweens<C, T> {
             timestep,
             running: Vec::new(),
             slots: BTreeMap::new(),
+            slot_of: BTreeMap::new(),
             next: 0,
             done: Vec::new(),
         }
@@ -173,23 +180,28 @@ impl<C, T: Lerp> Tweens<C, T> {
     pub fn start(&mut self, tween: Tween<C, T>) -> TweenHandle {
         let handle = TweenHandle(self.next);
         self.next += 1;
-        if let Some(slot) = &tween.slot
-            && let Some(incumbent) = self.slots.insert(slot.clone(), handle)
-        {
-            self.running.retain(|r| r.handle != incumbent);
+        let slotted = tween.slot.is_some();
+        if let Some(slot) = tween.slot {
+            if let Some(incumbent) = self.slots.insert(slot.clone(), handle) {
+                self.running.retain(|r| r.handle != incumbent);
+                self.slot_of.remove(&incumbent);
+            }
+            self.slot_of.insert(handle, slot);
         }
         let duration = Nanos::from_duration(tween.duration);
-        let per_step = self.timestep.units_per_step();
+        let per_step = u128::from(self.timestep.units_per_step());
         let end_units = self.timestep.nanos_to_units(duration);
+        // The first step whose end reaches the duration, exactly; at least 1.
+        let end_step = u64::try_from(end_units.div_ceil(per_step).max(1)).unwrap_or(u64::MAX);
         self.running.push(Running {
             handle,
+            steps: 0,
+            end_step,
+            total: end_units.max(1) as f64 / per_step as f64,
             from: tween.from,
             to: tween.to,
             ease: tween.ease,
-            slot: tween.slot,
-            steps: 0,
-            total_steps: end_units as f64 / per_step as f64,
-            end_units,
+            slotted,
             on_update: tween.on_update,
             on_complete: tween.on_complete,
         });
@@ -203,7 +215,9 @@ impl<C, T: Lerp> Tweens<C, T> {
             return false;
         };
         let running = self.running.remove(index);
-        if let Some(slot) = running.slot {
+        if running.slotted
+            && let Some(slot) = self.slot_of.remove(&handle)
+        {
             self.slots.remove(&slot);
         }
         true
@@ -214,22 +228,23 @@ impl<C, T: Lerp> Tweens<C, T> {
     /// then, after every update of the step, their completions in start
     /// order. Allocates nothing once running.
     pub fn step(&mut self, ctx: &mut C) {
-        let per_step = u128::from(self.timestep.units_per_step());
-        let slots = &mut self.slots;
+        let (slots, slot_of) = (&mut self.slots, &mut self.slot_of);
         let done = &mut self.done;
         self.running.retain_mut(|r| {
             r.steps += 1;
-            if u128::from(r.steps) * per_step >= r.end_units {
+            if r.steps >= r.end_step {
                 (r.on_update)(ctx, r.to.clone());
                 if let Some(complete) = r.on_complete.take() {
                     done.push(complete);
                 }
-                if let Some(slot) = &r.slot {
-                    slots.remove(slot);
+                if r.slotted
+                    && let Some(slot) = slot_of.remove(&r.handle)
+                {
+                    slots.remove(&slot);
                 }
                 false
             } else {
-                let t = r.ease.apply(r.steps as f64 / r.total_steps);
+                let t = r.ease.apply(r.steps as f64 / r.total);
                 (r.on_update)(ctx, r.from.lerp(&r.to, t));
                 true
             }
