@@ -120,3 +120,47 @@ fn the_counter_counts_an_allocation_when_one_happens() {
     });
     assert_eq!(count, 1);
 }
+
+#[test]
+fn stepping_tweens_allocates_nothing_completions_included() {
+    use evenstep::{Ease, Timestep, Tween, Tweens};
+    let mut tweens = Tweens::<Vec<f32>, f32>::new(Timestep::HZ_60);
+    let start = |tweens: &mut Tweens<Vec<f32>, f32>, n: usize| {
+        for i in 0..n {
+            tweens.start(
+                Tween::new(
+                    0.0,
+                    1.0,
+                    Duration::from_millis(100 + i as u64 % 50),
+                    move |out: &mut Vec<f32>, v| {
+                        out[i] = v;
+                    },
+                )
+                .ease(Ease::ALL[i % Ease::ALL.len()])
+                .on_complete(move |out: &mut Vec<f32>| out[i] += 1.0),
+            );
+        }
+    };
+    let mut out = vec![0.0_f32; 1_000];
+    // Warm up: one full generation sizes the completion list.
+    start(&mut tweens, 1_000);
+    for _ in 0..10 {
+        tweens.step(&mut out);
+    }
+    assert!(tweens.is_empty());
+    start(&mut tweens, 1_000); // starting allocates (the callbacks), stepping must not
+    let count = allocations_in(|| {
+        for _ in 0..10 {
+            tweens.step(&mut out);
+        }
+    });
+    assert!(
+        tweens.is_empty(),
+        "every tween completed inside the measurement"
+    );
+    assert!(
+        out.iter().all(|&v| v == 2.0),
+        "a final update of exactly 1.0, then one completion"
+    );
+    assert_eq!(count, 0, "stepping tweens allocated {count} times");
+}
