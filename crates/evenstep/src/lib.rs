@@ -5,8 +5,10 @@
 //! [`evenstep_core`]'s exact planner (re-exported here, so a game depends on
 //! one crate) and adds what a game needs around it: clocks, a pump with a
 //! fixed order, a real and a sim timeline of coalescing timers, coalesced
-//! jobs, explicit offline catch-up, and measured frame statistics with
-//! percentiles.
+//! jobs, explicit offline catch-up, measured frame statistics with
+//! percentiles, and the tools that make determinism provable: tweens on the
+//! fixed step with bit-exact easings, interpolation for rendering between
+//! steps, and replay of recorded input logs against state-hash checkpoints.
 //!
 //! # Promises
 //!
@@ -76,9 +78,29 @@
 //! # Ok::<(), evenstep::ConfigError>(())
 //! ```
 //!
+//! ## A tween that lands exactly
+//!
+//! ```
+//! use std::time::Duration;
+//! use evenstep::{Ease, Timestep, Tween, Tweens};
+//!
+//! let mut tweens = Tweens::<f32, f32>::new(Timestep::HZ_60);
+//! tweens.start(
+//!     Tween::new(0.0, 0.7, Duration::from_millis(100), |y: &mut f32, v| *y = v)
+//!         .ease(Ease::CubicOut),
+//! );
+//! let mut y = 0.0;
+//! for _ in 0..6 {
+//!     tweens.step(&mut y); // once per fixed step, from an update
+//! }
+//! assert_eq!(y, 0.7); // the last update is exactly the target
+//! ```
+//!
 //! # Features
 //!
-//! - `serde`: `Serialize` and `Deserialize` for [`LoopStats`].
+//! - `serde`: `Serialize` and `Deserialize` for [`LoopStats`], [`Ease`] (by
+//!   name) and [`InputLog`], and `InputLog::load`, which refuses a log
+//!   recorded at another timestep.
 #![forbid(unsafe_code)]
 
 mod clock;
