@@ -336,6 +336,9 @@ pub struct RenderCap {
     clock: u128,
     /// The next cap tick, in the same units.
     next: u128,
+    /// Whether a frame has rendered yet: the first one does, and sets the
+    /// phase of the ticks.
+    started: bool,
 }
 
 impl RenderCap {
@@ -345,6 +348,7 @@ impl RenderCap {
             max_fps,
             clock: 0,
             next: 0,
+            started: false,
         }
     }
 
@@ -361,6 +365,11 @@ impl RenderCap {
         let fps = u128::from(self.max_fps.get());
         let interval = 1_000_000_000_u128;
         self.clock = self.clock.saturating_add(u128::from(raw.as_nanos()) * fps);
+        if !self.started {
+            self.started = true;
+            self.next = self.clock + interval;
+            return true;
+        }
         let half = u128::from(spacing.as_nanos()) * fps / 2;
         if self.clock + half < self.next {
             return false;

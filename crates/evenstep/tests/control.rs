@@ -245,3 +245,47 @@ fn a_panicking_update_leaves_the_loop_stopped_and_restartable() {
     assert_eq!(report.steps, 1);
     assert_eq!(game.ticks, [0, 1, 2, 3], "no tick repeats after the panic");
 }
+
+#[test]
+fn a_render_cap_skips_renders_but_not_steps() {
+    let clock = ManualClock::new();
+    let mut game_loop = Loop::<Game>::builder()
+        .clock(clock.clone())
+        .timestep(Timestep::HZ_60)
+        .render_cap(std::num::NonZeroU32::new(30))
+        .build()
+        .unwrap();
+    game_loop.on_update(|game, step| game.ticks.push(step.tick()));
+    game_loop.on_render(|_, _| {});
+    let mut game = Game::default();
+    game_loop.start();
+    let mut rendered = Vec::new();
+    for k in 1..=120_u64 {
+        clock.set(evenstep::Timestamp::from_nanos(k * 1_000_000_000 / 60));
+        let report = game_loop.pump(&mut game, PumpKind::Paint).report().unwrap();
+        rendered.push(report.rendered);
+    }
+    assert_eq!(
+        rendered.iter().filter(|&&r| r).count(),
+        60,
+        "30 renders a second"
+    );
+    assert!(
+        rendered.windows(2).all(|w| w[0] != w[1]),
+        "every other paint pump"
+    );
+    assert_eq!(game.ticks.len(), 120, "the steps ran on every pump");
+    assert_eq!(game_loop.stats().paints, 60);
+}
+
+#[test]
+fn the_builder_takes_a_pacing() {
+    let clock = ManualClock::new();
+    let game_loop = Loop::<Game>::builder()
+        .clock(clock)
+        .pacing(evenstep::Pacing::OFF)
+        .build()
+        .unwrap();
+    assert_eq!(game_loop.planner().pacing(), evenstep::Pacing::OFF);
+    assert_eq!(game_loop.planner().remainder_units(), 0);
+}
