@@ -1,0 +1,204 @@
+//! The planner configurations the lab runs side by side, and the settings
+//! they share: the step rate, the step budget and the snap tolerance.
+
+use core::fmt;
+use core::time::Duration;
+
+use evenstep_core::{BudgetError, Pacing, PacingError, StepBudget, Timestep, TimestepError};
+
+use crate::Rate;
+
+/// Frames at the start of a trace that the stutter count skips: the refresh
+/// estimator needs eight deltas before snapping can start, and every
+/// configuration gets the same grace.
+pub const WARM_UP_FRAMES: usize = 16;
+
+/// One planner configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Config {
+    /// The plain floating-point accumulator most engines and crates use, in
+    /// `f64` seconds: `acc += min(delta_secs, 0.25); while acc >= 1.0 / hz
+    /// { acc -= 1.0 / hz; steps += 1 }`. No step budget: the 0.25 s clamp is
+    /// its only stall guard, and it starts with an empty bank.
+    NaiveF64,
+    /// evenstep's planner with [`Pacing::OFF`]: the exact integer
+    /// accumulator, starting empty.
+    Off,
+    /// evenstep's planner with [`Pacing::CENTRED`]: the bank starts at half a
+    /// step and returns there after a budget overrun.
+    Centred,
+    /// evenstep's planner with [`Pacing::snapped`] at the settings' snap
+    /// tolerance: frame deltas near a whole number of refreshes become
+    /// exactly that.
+    Snapped,
+}
+
+impl Config {
+    /// Every configuration, in the order the lab reports them.
+    pub const ALL: [Config; 4] = [
+        Config::NaiveF64,
+        Config::Off,
+        Config::Centred,
+        Config::Snapped,
+    ];
+
+    /// The label in tables and plots.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Config::NaiveF64 => "naive f64",
+            Config::Off => "evenstep off",
+            Config::Centred => "evenstep centred",
+            Config::Snapped => "evenstep snapped",
+        }
+    }
+
+    /// A short machine-readable name, for JSON.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Config::NaiveF64 => "naive_f64",
+            Config::Off => "off",
+            Config::Centred => "centred",
+            Config::Snapped => "snapped",
+        }
+    }
+}
+
+impl fmt::Display for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// What every configuration shares: the step rate, the step budget (for
+/// evenstep; the naive accumulator has its 0.25 s clamp instead) and the snap
+/// tolerance.
+///
+/// The default is 60 steps a second, a budget of 5 steps and a 2 ms snap
+/// tolerance (twice the ±0.75 ms stamp jitter a good compositor shows, and
+/// so the width of the jitter of its frame deltas).
+///
+/// # Examples
+///
+/// ```
+/// use core::time::Duration;
+/// use evenstep_lab::{Rate, Settings};
+///
+/// let settings = Settings::new(Rate::hz(120)?, 8, Duration::from_millis(1))?;
+/// assert_eq!(settings.budget().get(), 8);
+/// assert!(Settings::new(Rate::hz(60)?, 0, Duration::from_millis(2)).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    step_rate: Rate,
+    timestep: Timestep,
+    budget: StepBudget,
+    snap_tolerance: Duration,
+    snapped: Pacing,
+}
+
+impl Settings {
+    /// Settings for `step_rate` steps a second, a budget of `budget` steps a
+    /// frame, and snapping within `snap_tolerance`.
+    ///
+    /// # Errors
+    ///
+    /// [`SettingsError`] when the step rate is not a valid
+    /// [`Timestep`] (a step from 1 ns to an hour), the budget is 0, or the
+    /// snap tolerance is outside 1 ns to 50 ms.
+    pub fn new(
+        step_rate: Rate,
+        budget: u32,
+        snap_tolerance: Duration,
+    ) -> Result<Settings, SettingsError> {
+        let timestep = u32::try_from(step_rate.numerator())
+            .ok()
+            .zip(u32::try_from(step_rate.denominator()).ok())
+            .map(|(num, den)| Timestep::from_ratio(num, den))
+            .ok_or(SettingsError::StepRate(TimestepError::ZeroRate))?
+            .map_err(SettingsError::StepRate)?;
+        let budget = StepBudget::try_new(budget).map_err(SettingsError::Budget)?;
+        let snapped = Pacing::snapped(snap_tolerance).map_err(SettingsError::SnapTolerance)?;
+        Ok(Settings {
+            step_rate,
+            timestep,
+            budget,
+            snap_tolerance,
+            snapped,
+        })
+    }
+
+    /// Steps a second.
+    pub const fn step_rate(&self) -> Rate {
+        self.step_rate
+    }
+
+    /// The fixed step, exactly.
+    pub const fn timestep(&self) -> Timestep {
+        self.timestep
+    }
+
+    /// evenstep's step budget.
+    pub const fn budget(&self) -> StepBudget {
+        self.budget
+    }
+
+    /// The snap tolerance of [`Config::Snapped`].
+    pub const fn snap_tolerance(&self) -> Duration {
+        self.snap_tolerance
+    }
+
+    /// The pacing of an evenstep configuration; `None` for the naive one.
+    pub const fn pacing(&self, config: Config) -> Option<Pacing> {
+        match config {
+            Config::NaiveF64 => None,
+            Config::Off => Some(Pacing::OFF),
+            Config::Centred => Some(Pacing::CENTRED),
+            Config::Snapped => Some(self.snapped),
+        }
+    }
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            step_rate: Rate::hz(60).unwrap_or_else(|_| unreachable!("60 Hz is a rate")),
+            timestep: Timestep::HZ_60,
+            budget: StepBudget::DEFAULT,
+            snap_tolerance: Duration::from_millis(2),
+            snapped: Pacing::snapped(Duration::from_millis(2))
+                .unwrap_or_else(|_| unreachable!("2 ms is a tolerance")),
+        }
+    }
+}
+
+/// Settings that evenstep refuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SettingsError {
+    /// The step rate is not a valid timestep.
+    StepRate(TimestepError),
+    /// The budget is 0.
+    Budget(BudgetError),
+    /// The snap tolerance is out of range.
+    SnapTolerance(PacingError),
+}
+
+impl fmt::Display for SettingsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SettingsError::StepRate(error) => write!(f, "step rate: {error}"),
+            SettingsError::Budget(error) => write!(f, "budget: {error}"),
+            SettingsError::SnapTolerance(error) => write!(f, "snap tolerance: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for SettingsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SettingsError::StepRate(error) => Some(error),
+            SettingsError::Budget(error) => Some(error),
+            SettingsError::SnapTolerance(error) => Some(error),
+        }
+    }
+}

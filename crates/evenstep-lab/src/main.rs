@@ -1,0 +1,285 @@
+//! `evenstep-lab`: feeds display timestamp traces through planner
+//! configurations side by side and prints how smooth their steps are. With no
+//! arguments it runs the default suite of display profiles.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{CommandFactory, FromArgMatches, Parser};
+use evenstep_lab::{
+    CSV_FORMATS, Jitter, Rate, Report, Settings, Synthetic, Trace, WARM_UP_FRAMES, default_suite,
+    parse_csv, svg,
+};
+
+/// Feed display timestamp traces through fixed-step planners side by side
+/// and report how smooth their steps are.
+///
+/// Four configurations run on every trace: the plain floating-point
+/// accumulator most engines and crates use ("naive f64"), and evenstep's
+/// planner with pacing off, centred and snapped. With no trace options, the
+/// default suite of eleven display profiles runs (10,000 frames each, fixed
+/// seeds).
+#[derive(Debug, Parser)]
+#[command(name = "evenstep-lab", version)]
+struct Cli {
+    /// Read a trace from a CSV file: one column of timestamps (decimal =
+    /// milliseconds, integer = nanoseconds) or a PresentMon log
+    /// (`TimeInSeconds` or `MsBetweenPresents`). Repeatable.
+    #[arg(long, value_name = "FILE", help_heading = "Recorded traces")]
+    csv: Vec<PathBuf>,
+    /// The display rate of the CSV traces [default: the median frame time,
+    /// matched to a common rate].
+    #[arg(long, value_name = "HZ", help_heading = "Recorded traces")]
+    display_hz: Option<Rate>,
+
+    /// Run a synthetic trace of a display at this rate: 60, 59.94 (read as
+    /// 60000/1001), 75, 120, 144, 165, 240, or N/D [default: 60 when any
+    /// synthetic option is given].
+    #[arg(long, value_name = "HZ", help_heading = "Synthetic trace")]
+    hz: Option<Rate>,
+    /// Timestamp jitter amplitude, in microseconds [default: 0].
+    #[arg(long, value_name = "US", help_heading = "Synthetic trace")]
+    jitter_us: Option<u64>,
+    /// Jitter shape: `uniform`, or `normal` (mean of four uniforms)
+    /// [default: uniform].
+    #[arg(long, value_name = "SHAPE", help_heading = "Synthetic trace")]
+    jitter_dist: Option<Jitter>,
+    /// The seed of every random choice [default: 1].
+    #[arg(long, help_heading = "Synthetic trace")]
+    seed: Option<u64>,
+    /// Probability that a frame misses its refresh and lands one refresh
+    /// later, per mille [default: 0].
+    #[arg(long, value_name = "PER_MILLE", help_heading = "Synthetic trace")]
+    miss_per_mille: Option<u32>,
+    /// Stall every N frames (with --stall-ms).
+    #[arg(long, value_name = "N", help_heading = "Synthetic trace")]
+    stall_every: Option<u64>,
+    /// Length of each stall, in milliseconds (with --stall-every).
+    #[arg(long, value_name = "MS", help_heading = "Synthetic trace")]
+    stall_ms: Option<u64>,
+    /// A variable refresh rate display between two rates, e.g. `48-144`;
+    /// each frame's period is drawn in that range.
+    #[arg(long, value_name = "MIN-MAX", value_parser = parse_range, help_heading = "Synthetic trace")]
+    vrr: Option<(Rate, Rate)>,
+    /// Hide the tab (no frames) this many seconds after the first frame
+    /// (with --hide-for).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, help_heading = "Synthetic trace")]
+    hide_at: Option<Duration>,
+    /// How long the tab stays hidden, in seconds (with --hide-at).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, help_heading = "Synthetic trace")]
+    hide_for: Option<Duration>,
+    /// Frames in the synthetic trace [default: 10000].
+    #[arg(long, value_name = "N", help_heading = "Synthetic trace")]
+    frames: Option<usize>,
+
+    /// Steps a second (same forms as --hz).
+    #[arg(
+        long,
+        value_name = "HZ",
+        default_value = "60",
+        help_heading = "Planners"
+    )]
+    step_hz: Rate,
+    /// evenstep's step budget, in steps a frame.
+    #[arg(
+        long,
+        value_name = "STEPS",
+        default_value_t = 5,
+        help_heading = "Planners"
+    )]
+    budget: u32,
+    /// The snapped configuration's tolerance, in milliseconds.
+    #[arg(long, value_name = "MS", default_value = "2", value_parser = parse_millis, help_heading = "Planners")]
+    snap_tolerance: Duration,
+
+    /// Print the report as JSON instead of a table.
+    #[arg(long, help_heading = "Output")]
+    json: bool,
+    /// Write an SVG plot of one trace (see --plot-trace) to FILE.
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    svg: Option<PathBuf>,
+    /// Which trace to plot, by its number in the table.
+    #[arg(long, value_name = "N", default_value_t = 1, help_heading = "Output")]
+    plot_trace: usize,
+    /// How many frames of steps to plot, from the end of the warm-up (drift
+    /// is plotted for the whole trace).
+    #[arg(long, value_name = "N", default_value_t = 300, help_heading = "Output")]
+    plot_frames: usize,
+}
+
+impl Cli {
+    fn wants_synthetic(&self) -> bool {
+        self.hz.is_some()
+            || self.jitter_us.is_some()
+            || self.jitter_dist.is_some()
+            || self.seed.is_some()
+            || self.miss_per_mille.is_some()
+            || self.stall_every.is_some()
+            || self.stall_ms.is_some()
+            || self.vrr.is_some()
+            || self.hide_at.is_some()
+            || self.hide_for.is_some()
+            || self.frames.is_some()
+    }
+
+    fn synthetic(&self) -> Result<Synthetic, String> {
+        let rate = match self.hz {
+            Some(rate) => rate,
+            None => Rate::hz(60).map_err(|e| e.to_string())?,
+        };
+        let mut spec = Synthetic::new(rate)
+            .jitter_us(
+                self.jitter_us.unwrap_or(0),
+                self.jitter_dist.unwrap_or_default(),
+            )
+            .seed(self.seed.unwrap_or(1))
+            .missed_per_mille(self.miss_per_mille.unwrap_or(0));
+        if let Some(frames) = self.frames {
+            spec = spec.frames(frames);
+        }
+        spec = match (self.stall_every, self.stall_ms) {
+            (Some(every), Some(millis)) => spec.stalls(every, millis),
+            (None, None) => spec,
+            _ => return Err("--stall-every and --stall-ms go together".to_owned()),
+        };
+        spec = match (self.hide_at, self.hide_for) {
+            (Some(at), Some(span)) => spec.hidden(at, span),
+            (None, None) => spec,
+            _ => return Err("--hide-at and --hide-for go together".to_owned()),
+        };
+        if let Some((slowest, fastest)) = self.vrr {
+            spec = spec.variable(slowest, fastest);
+        }
+        Ok(spec)
+    }
+
+    fn traces(&self) -> Result<Vec<Trace>, String> {
+        let mut traces = Vec::new();
+        for path in &self.csv {
+            let shown = path.display();
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+            let name = path
+                .file_name()
+                .map_or_else(|| shown.to_string(), |n| n.to_string_lossy().into_owned());
+            let trace =
+                parse_csv(name, &text, self.display_hz).map_err(|e| format!("{shown}: {e}"))?;
+            traces.push(trace);
+        }
+        if self.wants_synthetic() {
+            traces.push(self.synthetic()?.generate());
+        }
+        if traces.is_empty() {
+            traces = default_suite().iter().map(Synthetic::generate).collect();
+        }
+        Ok(traces)
+    }
+}
+
+fn parse_range(text: &str) -> Result<(Rate, Rate), String> {
+    let (slowest, fastest) = text
+        .split_once('-')
+        .ok_or_else(|| format!("`{text}`: expected two rates in Hz as MIN-MAX, e.g. 48-144"))?;
+    let slowest = slowest.parse::<Rate>().map_err(|e| e.to_string())?;
+    let fastest = fastest.parse::<Rate>().map_err(|e| e.to_string())?;
+    Ok((slowest, fastest))
+}
+
+/// A non-negative decimal number of `unit`s, to the nanosecond.
+fn parse_decimal(text: &str, unit_nanos: f64, unit: &str) -> Result<Duration, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}`: expected a number of {unit}"))?;
+    if !value.is_finite() || value < 0.0 || value * unit_nanos > 1e18 {
+        return Err(format!(
+            "`{text}`: expected a non-negative number of {unit}"
+        ));
+    }
+    // Finite, non-negative and under 2^63: the cast is exact after rounding.
+    #[allow(clippy::cast_sign_loss, reason = "checked non-negative above")]
+    Ok(Duration::from_nanos((value * unit_nanos).round() as u64))
+}
+
+fn parse_millis(text: &str) -> Result<Duration, String> {
+    parse_decimal(text, 1e6, "milliseconds")
+}
+
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    parse_decimal(text, 1e9, "seconds")
+}
+
+fn long_help() -> String {
+    format!(
+        "CSV traces: {CSV_FORMATS}.\n\n\
+         Stutter: a frame stutters when its step count departs from the ideal cadence. \
+         Let r = step rate / display rate; a frame spans n = max(1, round(delta / period)) \
+         refreshes (a missed refresh is n = 2). If r is within 1% of a whole number m \
+         (60 steps/s on 60 or 59.94 Hz: m = 1), every frame must run n·m steps. If r is \
+         within 1% of 1/d for a whole d up to 8 (120 Hz: d = 2, 240 Hz: d = 4), no frame may \
+         run more than ceil(n/d) steps and the frames spanning the last d refreshes must \
+         hold exactly one step. Otherwise (144, 165, 75 Hz...), with r = p/q in lowest terms, \
+         a frame must run floor(n·r) or ceil(n·r) steps and, when q <= 64, the frames spanning \
+         the last q refreshes must hold exactly p steps. On a variable refresh display each \
+         frame must run its own length in steps, rounded down or up. The first \
+         {WARM_UP_FRAMES} frames of each trace are not counted (snapping needs eight frames \
+         to learn the refresh period).\n\n\
+         Default suite (seed k for profile k, uniform jitter, 10,000 frames): 60 Hz ±0.75 ms, \
+         60 Hz ±1.5 ms, 120 Hz ±0.5 ms, 240 Hz ±0.25 ms, 59.94 Hz ±0.75 ms, 144 Hz ±0.5 ms, \
+         60 Hz ±0.75 ms with 1% missed refreshes, 75 Hz ±0.5 ms, 165 Hz ±0.25 ms, VRR \
+         48–144 Hz ±0.25 ms, 60 Hz ±0.75 ms with the tab hidden 5 s at 60 s.\n\n\
+         Examples:\n  \
+         evenstep-lab\n  \
+         evenstep-lab --hz 144 --jitter-us 500 --miss-per-mille 5 --svg 144.svg\n  \
+         evenstep-lab --csv presentmon.csv --json"
+    )
+}
+
+fn run(cli: &Cli) -> Result<(), String> {
+    let settings =
+        Settings::new(cli.step_hz, cli.budget, cli.snap_tolerance).map_err(|e| e.to_string())?;
+    let traces = cli.traces()?;
+    let report = Report::new(settings, &traces);
+    if cli.json {
+        println!("{}", report.json());
+    } else {
+        print!("{}", report.table());
+    }
+    if let Some(path) = &cli.svg {
+        let count = report.traces.len();
+        let chosen = cli
+            .plot_trace
+            .checked_sub(1)
+            .and_then(|index| report.traces.get(index))
+            .ok_or_else(|| {
+                format!(
+                    "--plot-trace {}: there are traces 1 to {count}",
+                    cli.plot_trace
+                )
+            })?;
+        let drawing = svg(chosen, WARM_UP_FRAMES, cli.plot_frames).map_err(|e| e.to_string())?;
+        std::fs::write(path, drawing).map_err(|e| format!("{}: {e}", path.display()))?;
+        eprintln!(
+            "wrote {}: trace #{} {}",
+            path.display(),
+            cli.plot_trace,
+            chosen.name
+        );
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let matches = Cli::command().after_long_help(long_help()).get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(error) => error.exit(),
+    };
+    match run(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("evenstep-lab: {error}");
+            ExitCode::from(2)
+        }
+    }
+}

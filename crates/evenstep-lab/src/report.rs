@@ -1,0 +1,241 @@
+//! Reports: every configuration run over every trace and measured, printed
+//! as a plain table or serialized as JSON.
+
+use core::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::{Cadence, Config, Metrics, Run, Settings, Trace, WARM_UP_FRAMES};
+
+/// One configuration's line in a [`TraceReport`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ConfigReport {
+    /// The configuration's machine-readable name ([`Config::key`]).
+    pub config: &'static str,
+    /// Its label ([`Config::label`]).
+    pub label: &'static str,
+    /// What was measured.
+    #[serde(flatten)]
+    pub metrics: Metrics,
+}
+
+/// Every configuration over one trace.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TraceReport {
+    /// The trace's name.
+    pub name: String,
+    /// Frames in the trace.
+    pub frames: usize,
+    /// The display's refresh, for people (`59.94 Hz`).
+    pub display: String,
+    /// The display's refresh rate exactly (`60000/1001`), when it is fixed.
+    pub display_hz_exact: Option<String>,
+    /// The ideal cadence stutter is judged against.
+    pub cadence: String,
+    /// Wall time from the anchor to the last frame, in milliseconds.
+    pub wall_ms: f64,
+    /// One entry per configuration, in [`Config::ALL`] order.
+    pub configs: Vec<ConfigReport>,
+    #[serde(skip)]
+    trace: Trace,
+    #[serde(skip)]
+    runs: Vec<Run>,
+}
+
+impl TraceReport {
+    /// Runs every configuration over `trace` and measures each.
+    pub fn analyse(trace: &Trace, settings: &Settings) -> TraceReport {
+        let cadence = Cadence::new(settings.step_rate(), trace.refresh());
+        let runs: Vec<Run> = Config::ALL
+            .iter()
+            .map(|&config| Run::new(trace, config, settings))
+            .collect();
+        let configs = runs
+            .iter()
+            .map(|run| ConfigReport {
+                config: run.config().key(),
+                label: run.config().label(),
+                metrics: Metrics::measure(trace, run, &cadence, WARM_UP_FRAMES),
+            })
+            .collect();
+        let display_hz_exact = match trace.refresh() {
+            crate::Refresh::Fixed(rate) => Some(rate.exact()),
+            crate::Refresh::Variable { .. } => None,
+        };
+        TraceReport {
+            name: trace.name().to_owned(),
+            frames: trace.len(),
+            display: trace.refresh().to_string(),
+            display_hz_exact,
+            cadence: cadence.to_string(),
+            wall_ms: trace.wall_times().last().copied().unwrap_or(0) as f64 / 1e6,
+            configs,
+            trace: trace.clone(),
+            runs,
+        }
+    }
+
+    /// The trace analysed.
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    /// The runs, one per configuration, in [`Config::ALL`] order.
+    pub fn runs(&self) -> &[Run] {
+        &self.runs
+    }
+
+    /// The metrics of `config`.
+    pub fn metrics(&self, config: Config) -> &Metrics {
+        let index = Config::ALL.iter().position(|&c| c == config).unwrap_or(0);
+        &self.configs[index].metrics
+    }
+}
+
+/// Every configuration over every trace, with the settings used.
+///
+/// # Examples
+///
+/// ```
+/// use evenstep_lab::{Config, Jitter, Rate, Report, Settings, Synthetic};
+///
+/// let trace = Synthetic::new(Rate::hz(60)?).frames(1_000).jitter_us(1_000, Jitter::Uniform).generate();
+/// let report = Report::new(Settings::default(), &[trace]);
+/// assert_eq!(report.traces[0].metrics(Config::Centred).stutter, 0);
+/// assert!(report.table().contains("evenstep snapped"));
+/// assert!(report.json().starts_with('{'));
+/// # Ok::<(), evenstep_lab::RateError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    /// Steps a second, for people.
+    pub step_hz: String,
+    /// Steps a second, exactly.
+    pub step_hz_exact: String,
+    /// evenstep's step budget, in steps a frame.
+    pub budget: u32,
+    /// The snapped configuration's tolerance, in milliseconds.
+    pub snap_tolerance_ms: f64,
+    /// Frames the stutter count skips at the start of each trace.
+    pub warm_up_frames: usize,
+    /// One report per trace, in the order given.
+    pub traces: Vec<TraceReport>,
+}
+
+impl Report {
+    /// Runs every configuration over each of `traces` with `settings`.
+    pub fn new(settings: Settings, traces: &[Trace]) -> Report {
+        Report {
+            step_hz: settings.step_rate().to_string(),
+            step_hz_exact: settings.step_rate().exact(),
+            budget: settings.budget().get(),
+            snap_tolerance_ms: settings.snap_tolerance().as_nanos() as f64 / 1e6,
+            warm_up_frames: WARM_UP_FRAMES,
+            traces: traces
+                .iter()
+                .map(|trace| TraceReport::analyse(trace, &settings))
+                .collect(),
+        }
+    }
+
+    /// The report as pretty-printed JSON (per-frame data is not included).
+    pub fn json(&self) -> String {
+        serde_json::to_string_pretty(self)
+            .unwrap_or_else(|error| format!("{{\"error\": \"{error}\"}}"))
+    }
+
+    /// The report as a plain text table: a block per trace with a row per
+    /// configuration, then (for several traces) a summary of stutter counts,
+    /// then what the columns mean.
+    pub fn table(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "evenstep-lab: {} steps/s, budget {} steps, snap tolerance {} ms; \
+             stutter skips the first {} frames of each trace",
+            self.step_hz.trim_end_matches(" Hz"),
+            self.budget,
+            self.snap_tolerance_ms,
+            self.warm_up_frames,
+        );
+        for (index, trace) in self.traces.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "\n#{} {}: {} frames on {}, ideal {}",
+                index + 1,
+                trace.name,
+                trace.frames,
+                trace.display,
+                trace.cadence
+            );
+            let _ = writeln!(
+                out,
+                "{:<17}{:>6}{:>6}{:>6}{:>5}{:>5}{:>9}{:>8}{:>11}{:>11}{:>12}{:>10}",
+                "configuration",
+                "0",
+                "1",
+                "2",
+                "3",
+                "4+",
+                "stutter",
+                "double",
+                "drift ms",
+                "drift ppm",
+                "dropped ms",
+                "shift ms"
+            );
+            for line in &trace.configs {
+                let m = &line.metrics;
+                let [zero, one, two, three, more] = m.histogram.counts();
+                let shift = m
+                    .phase_shift_ms
+                    .map_or_else(|| "-".to_owned(), |ms| format!("{ms:+.3}"));
+                let _ = writeln!(
+                    out,
+                    "{:<17}{zero:>6}{one:>6}{two:>6}{three:>5}{more:>5}{:>9}{:>8}{:>+11.3}{:>+11.1}{:>12.3}{shift:>10}",
+                    line.label, m.stutter, m.double_updates, m.drift_ms, m.drift_ppm, m.dropped_ms,
+                );
+            }
+        }
+        if self.traces.len() > 1 {
+            self.summary(&mut out);
+        }
+        out.push_str(KEY);
+        out
+    }
+
+    fn summary(&self, out: &mut String) {
+        let _ = writeln!(
+            out,
+            "\nstuttering frames, after the first {} of each trace:",
+            self.warm_up_frames
+        );
+        let _ = write!(out, "{:<42}", "trace");
+        for config in Config::ALL {
+            let _ = write!(out, "{:>18}", config.label());
+        }
+        out.push('\n');
+        for (index, trace) in self.traces.iter().enumerate() {
+            let name = format!("#{} {}", index + 1, trace.name);
+            let _ = write!(out, "{name:<42}");
+            for line in &trace.configs {
+                let _ = write!(out, "{:>18}", line.metrics.stutter);
+            }
+            out.push('\n');
+        }
+    }
+}
+
+/// What the table's columns mean.
+const KEY: &str = "
+columns: 0 1 2 3 4+ = frames that ran that many steps; stutter = frames whose
+step count departs from the display's ideal cadence (see `evenstep-lab --help`);
+double = frames spanning one refresh that ran 2+ steps; drift = simulated time
+(steps run x dt) minus wall time since the anchor, at the last frame (a bank
+that flickers across a step boundary swings it by a step from frame to frame);
+dropped = time refused by the step budget (naive f64: time over its 0.25 s
+clamp); shift = time evenstep's pacing added to the bank (-: not applicable).
+The naive f64 configuration is the plain floating-point accumulator most
+engines and crates use: acc += min(delta, 0.25 s); while acc >= dt { acc -= dt;
+step }.
+";

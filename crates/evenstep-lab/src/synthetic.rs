@@ -1,0 +1,341 @@
+//! Synthetic display traces: ideal vsync instants at an exact rational rate,
+//! plus integer jitter from a seeded [`SplitMix64`], with missed refreshes,
+//! stalls, variable refresh and a hidden-tab gap on request. The same
+//! description and seed always give the same trace.
+
+use core::fmt;
+use core::fmt::Write as _;
+use core::str::FromStr;
+use core::time::Duration;
+
+use crate::{Rate, Refresh, SplitMix64, Trace};
+
+/// Where the first ideal refresh of a synthetic trace lands: one second in,
+/// so negative jitter never meets zero.
+const START_NANOS: u64 = 1_000_000_000;
+
+/// The shape of timestamp jitter. Both are integer-only and bounded by the
+/// amplitude.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Jitter {
+    /// Uniform in `[-amplitude, amplitude]`.
+    #[default]
+    Uniform,
+    /// Normal-ish: the mean of four uniform draws in `[-amplitude,
+    /// amplitude]` (an Irwin–Hall bell, standard deviation about 0.29 ·
+    /// amplitude, still bounded by the amplitude).
+    Normal,
+}
+
+impl fmt::Display for Jitter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Jitter::Uniform => "uniform",
+            Jitter::Normal => "normal",
+        })
+    }
+}
+
+impl FromStr for Jitter {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Jitter, String> {
+        match text.trim() {
+            "uniform" => Ok(Jitter::Uniform),
+            "normal" => Ok(Jitter::Normal),
+            other => Err(format!(
+                "a jitter distribution `{other}`; expected `uniform` or `normal`"
+            )),
+        }
+    }
+}
+
+/// A description of a synthetic display trace.
+///
+/// Frame 0 lands on refresh 0; each later frame lands on the next refresh,
+/// exactly `start + k · period` for refresh `k` (the period is a rational
+/// number of nanoseconds, so there is no rounding drift), plus jitter. On
+/// top of that, each option bends the schedule:
+///
+/// - **missed refreshes** (per mille, drawn per frame): the frame lands one
+///   refresh later than it would have;
+/// - **stalls** (every `n` frames, `ms` long): that frame lands on the first
+///   refresh at least `ms` after the previous frame's;
+/// - **a hidden tab** (at `at` from the first frame, for `span`): no frames
+///   from `at` until `at + span`, then the first refresh after that;
+/// - **variable refresh** (between two rates): each frame's period is drawn
+///   uniformly between the two periods, in whole nanoseconds.
+///
+/// # Examples
+///
+/// ```
+/// use evenstep_lab::{Jitter, Rate, Synthetic};
+///
+/// let spec = Synthetic::new(Rate::hz(60)?).frames(100).jitter_us(750, Jitter::Uniform).seed(3);
+/// let trace = spec.generate();
+/// assert_eq!(trace.len(), 100);
+/// assert_eq!(trace.name(), "60 Hz ±0.75 ms");
+/// assert_eq!(spec.generate(), trace); // a seed is a trace
+/// # Ok::<(), evenstep_lab::RateError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Synthetic {
+    rate: Rate,
+    frames: usize,
+    jitter_us: u64,
+    jitter: Jitter,
+    seed: u64,
+    miss_per_mille: u32,
+    stall: Option<(u64, u64)>,
+    variable: Option<(Rate, Rate)>,
+    hidden: Option<(Duration, Duration)>,
+    name: Option<String>,
+}
+
+impl Synthetic {
+    /// 10,000 frames of a display at `rate`, no jitter, seed 1, nothing
+    /// missed.
+    pub fn new(rate: Rate) -> Synthetic {
+        Synthetic {
+            rate,
+            frames: 10_000,
+            jitter_us: 0,
+            jitter: Jitter::Uniform,
+            seed: 1,
+            miss_per_mille: 0,
+            stall: None,
+            variable: None,
+            hidden: None,
+            name: None,
+        }
+    }
+
+    /// The number of frames.
+    #[must_use = "builder methods return the changed description"]
+    pub fn frames(mut self, frames: usize) -> Synthetic {
+        self.frames = frames;
+        self
+    }
+
+    /// Timestamp jitter of `amplitude_us` microseconds, shaped by `jitter`.
+    #[must_use = "builder methods return the changed description"]
+    pub fn jitter_us(mut self, amplitude_us: u64, jitter: Jitter) -> Synthetic {
+        self.jitter_us = amplitude_us;
+        self.jitter = jitter;
+        self
+    }
+
+    /// The seed of the jitter and of every random choice.
+    #[must_use = "builder methods return the changed description"]
+    pub fn seed(mut self, seed: u64) -> Synthetic {
+        self.seed = seed;
+        self
+    }
+
+    /// Each frame after the first misses its refresh with probability
+    /// `per_mille / 1000` (capped at 1000).
+    #[must_use = "builder methods return the changed description"]
+    pub fn missed_per_mille(mut self, per_mille: u32) -> Synthetic {
+        self.miss_per_mille = per_mille.min(1_000);
+        self
+    }
+
+    /// Every `every` frames (0: never), a stall of `millis` milliseconds.
+    #[must_use = "builder methods return the changed description"]
+    pub fn stalls(mut self, every: u64, millis: u64) -> Synthetic {
+        self.stall = (every > 0).then_some((every, millis));
+        self
+    }
+
+    /// A variable refresh rate display between `slowest` and `fastest` (in
+    /// either order). The constructor's rate is then unused.
+    #[must_use = "builder methods return the changed description"]
+    pub fn variable(mut self, slowest: Rate, fastest: Rate) -> Synthetic {
+        let (slowest, fastest) = if slowest.as_f64() <= fastest.as_f64() {
+            (slowest, fastest)
+        } else {
+            (fastest, slowest)
+        };
+        self.variable = Some((slowest, fastest));
+        self
+    }
+
+    /// The page is hidden (no frames) from `at` after the first frame, for
+    /// `span`.
+    #[must_use = "builder methods return the changed description"]
+    pub fn hidden(mut self, at: Duration, span: Duration) -> Synthetic {
+        self.hidden = Some((at, span));
+        self
+    }
+
+    /// Names the trace (by default the name describes it).
+    #[must_use = "builder methods return the changed description"]
+    pub fn named(mut self, name: impl Into<String>) -> Synthetic {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// The display's refresh.
+    pub fn refresh(&self) -> Refresh {
+        match self.variable {
+            Some((slowest, fastest)) => Refresh::Variable { slowest, fastest },
+            None => Refresh::Fixed(self.rate),
+        }
+    }
+
+    /// The trace's name: the one given, or a description such as
+    /// `60 Hz ±0.75 ms, 1% missed`.
+    pub fn name(&self) -> String {
+        if let Some(name) = &self.name {
+            return name.clone();
+        }
+        let mut name = match self.variable {
+            Some((slowest, fastest)) => {
+                let slowest = slowest.to_string();
+                format!("VRR {}–{fastest}", slowest.trim_end_matches(" Hz"))
+            }
+            None => self.rate.to_string(),
+        };
+        if self.jitter_us > 0 {
+            let _ = write!(
+                name,
+                " ±{}",
+                millis_text(u128::from(self.jitter_us) * 1_000)
+            );
+            if self.jitter == Jitter::Normal {
+                name += " normal";
+            }
+        }
+        if self.miss_per_mille > 0 {
+            let tenths = self.miss_per_mille;
+            let percent = if tenths % 10 == 0 {
+                (tenths / 10).to_string()
+            } else {
+                format!("{}.{}", tenths / 10, tenths % 10)
+            };
+            let _ = write!(name, ", {percent}% missed");
+        }
+        if let Some((every, millis)) = self.stall {
+            let _ = write!(name, ", {millis} ms stall every {every}");
+        }
+        if let Some((at, span)) = self.hidden {
+            let _ = write!(
+                name,
+                ", hidden {} s at {} s",
+                seconds_text(span),
+                seconds_text(at)
+            );
+        }
+        name
+    }
+
+    /// Generates the trace.
+    pub fn generate(&self) -> Trace {
+        // Two streams: the seed's own for the jitter, and one seeded by its
+        // first draw for the schedule, so that adding misses or stalls never
+        // changes the jitter a frame gets.
+        let mut rng = SplitMix64::new(self.seed);
+        let mut schedule = SplitMix64::new(rng.next_u64());
+        let offsets = match self.variable {
+            None => self.fixed_offsets(&mut schedule),
+            Some((slowest, fastest)) => self.variable_offsets(&mut schedule, slowest, fastest),
+        };
+        let amplitude = self.jitter_us.saturating_mul(1_000);
+        let stamps = offsets
+            .into_iter()
+            .map(|offset| {
+                let jitter = match self.jitter {
+                    Jitter::Uniform => rng.symmetric(amplitude),
+                    Jitter::Normal => (0..4).map(|_| rng.symmetric(amplitude)).sum::<i64>() / 4,
+                };
+                (START_NANOS + offset).saturating_add_signed(jitter)
+            })
+            .collect();
+        Trace::new(self.name(), stamps, self.refresh())
+    }
+
+    /// Whether this frame misses its refresh.
+    fn misses(&self, rng: &mut SplitMix64) -> bool {
+        self.miss_per_mille > 0 && rng.below(1_000) < u64::from(self.miss_per_mille)
+    }
+
+    /// Each frame's ideal instant after the first refresh, on a fixed-rate
+    /// display: always a refresh instant, exactly.
+    fn fixed_offsets(&self, rng: &mut SplitMix64) -> Vec<u64> {
+        let rate = self.rate;
+        let mut offsets = Vec::with_capacity(self.frames);
+        let mut refresh = 0_u64;
+        let mut hidden = self.hidden;
+        for k in 0..self.frames as u64 {
+            if k > 0 {
+                let previous = refresh;
+                refresh += 1;
+                if self.misses(rng) {
+                    refresh += 1;
+                }
+                if let Some((every, millis)) = self.stall
+                    && k % every == 0
+                {
+                    let earliest = rate.refresh_at(previous).saturating_add(millis * 1_000_000);
+                    refresh = refresh.max(rate.first_tick_at_or_after(earliest));
+                }
+                if let Some((at, span)) = hidden
+                    && rate.refresh_at(refresh) >= nanos(at)
+                {
+                    hidden = None;
+                    let back = nanos(at).saturating_add(nanos(span));
+                    refresh = refresh.max(rate.first_tick_at_or_after(back));
+                }
+            }
+            offsets.push(rate.refresh_at(refresh));
+        }
+        offsets
+    }
+
+    /// Each frame's ideal instant after the first, on a variable refresh
+    /// display: a sum of drawn periods.
+    fn variable_offsets(&self, rng: &mut SplitMix64, slowest: Rate, fastest: Rate) -> Vec<u64> {
+        let (shortest, longest) = (fastest.period_nanos(), slowest.period_nanos());
+        let draw = |rng: &mut SplitMix64| shortest + rng.below(longest - shortest + 1);
+        let mut offsets = Vec::with_capacity(self.frames);
+        let mut now = 0_u64;
+        let mut hidden = self.hidden;
+        for k in 0..self.frames as u64 {
+            if k > 0 {
+                let previous = now;
+                now = now.saturating_add(draw(rng));
+                if self.misses(rng) {
+                    now = now.saturating_add(draw(rng));
+                }
+                if let Some((every, millis)) = self.stall
+                    && k % every == 0
+                {
+                    now = now.max(previous.saturating_add(millis * 1_000_000));
+                }
+                if let Some((at, span)) = hidden
+                    && now >= nanos(at)
+                {
+                    hidden = None;
+                    now = now.max(nanos(at).saturating_add(nanos(span)));
+                }
+            }
+            offsets.push(now);
+        }
+        offsets
+    }
+}
+
+fn nanos(duration: Duration) -> u64 {
+    u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// `nanos` as milliseconds with trailing zeros trimmed: `0.75 ms`.
+pub(crate) fn millis_text(nanos: u128) -> String {
+    let text = format!("{}.{:06}", nanos / 1_000_000, nanos % 1_000_000);
+    format!("{} ms", text.trim_end_matches('0').trim_end_matches('.'))
+}
+
+fn seconds_text(duration: Duration) -> String {
+    let text = format!("{}.{:09}", duration.as_secs(), duration.subsec_nanos());
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}

@@ -1,0 +1,127 @@
+//! The default suite's targets, run through the library exactly as the
+//! binary runs them: centring and snapping never stutter on a jittery 60 Hz
+//! display, snapping never stutters on 120, 240 and 59.94 Hz, a missed
+//! refresh is exactly two steps when snapped, and the naive floating-point
+//! accumulator stutters on 60 Hz jitter (the negative control).
+
+use evenstep_lab::{Cadence, Config, Report, Settings, Synthetic, TraceReport, default_suite};
+
+fn suite() -> Report {
+    let traces: Vec<_> = default_suite().iter().map(Synthetic::generate).collect();
+    Report::new(Settings::default(), &traces)
+}
+
+fn profile<'a>(report: &'a Report, name: &str) -> &'a TraceReport {
+    report
+        .traces
+        .iter()
+        .find(|trace| trace.name == name)
+        .unwrap_or_else(|| panic!("no profile named {name}"))
+}
+
+#[test]
+fn the_suite_is_eleven_profiles_of_ten_thousand_frames_in_a_fixed_order() {
+    let names: Vec<String> = default_suite().iter().map(Synthetic::name).collect();
+    assert_eq!(
+        names,
+        [
+            "60 Hz ±0.75 ms",
+            "60 Hz ±1.5 ms",
+            "120 Hz ±0.5 ms",
+            "240 Hz ±0.25 ms",
+            "59.94 Hz ±0.75 ms",
+            "144 Hz ±0.5 ms",
+            "60 Hz ±0.75 ms, 1% missed",
+            "75 Hz ±0.5 ms",
+            "165 Hz ±0.25 ms",
+            "VRR 48–144 Hz ±0.25 ms",
+            "60 Hz ±0.75 ms, hidden 5 s at 60 s",
+        ]
+    );
+    assert!(suite().traces.iter().all(|trace| trace.frames == 10_000));
+}
+
+#[test]
+fn centred_and_snapped_never_stutter_on_a_jittery_60_hz_display() {
+    let report = suite();
+    for name in ["60 Hz ±0.75 ms", "60 Hz ±1.5 ms"] {
+        let trace = profile(&report, name);
+        for config in [Config::Centred, Config::Snapped] {
+            let metrics = trace.metrics(config);
+            assert_eq!(metrics.stutter, 0, "{name}, {config}");
+            assert_eq!(
+                metrics.histogram.one, 10_000,
+                "{name}, {config}: one step a frame"
+            );
+        }
+    }
+}
+
+#[test]
+fn snapped_never_stutters_on_120_240_and_59_94_hz_displays() {
+    let report = suite();
+    for name in ["120 Hz ±0.5 ms", "240 Hz ±0.25 ms", "59.94 Hz ±0.75 ms"] {
+        let metrics = profile(&report, name).metrics(Config::Snapped);
+        assert_eq!(metrics.stutter, 0, "{name}");
+        assert_eq!(metrics.double_updates, 0, "{name}");
+    }
+}
+
+#[test]
+fn with_missed_refreshes_snapped_runs_two_steps_after_a_miss_and_one_otherwise() {
+    let report = suite();
+    let trace = profile(&report, "60 Hz ±0.75 ms, 1% missed");
+    let cadence = Cadence::new(Settings::default().step_rate(), trace.trace().refresh());
+    let snapped = &trace.runs()[3];
+    assert_eq!(snapped.config(), Config::Snapped);
+    let mut misses = 0;
+    for (frame, (&delta, &steps)) in trace
+        .trace()
+        .deltas()
+        .iter()
+        .zip(snapped.steps())
+        .enumerate()
+    {
+        let refreshes = cadence.refreshes(delta);
+        assert!(refreshes <= 2, "frame {frame} spans {refreshes} refreshes");
+        assert_eq!(
+            steps, refreshes,
+            "frame {frame} after {refreshes} refreshes"
+        );
+        misses += usize::from(refreshes == 2);
+    }
+    assert!((60..=140).contains(&misses), "about 1% of 10,000: {misses}");
+    assert_eq!(trace.metrics(Config::Snapped).histogram.two, misses as u64);
+}
+
+#[test]
+fn the_naive_accumulator_stutters_on_60_hz_jitter_which_is_the_negative_control() {
+    let report = suite();
+    for name in ["60 Hz ±0.75 ms", "60 Hz ±1.5 ms"] {
+        let metrics = profile(&report, name).metrics(Config::NaiveF64);
+        assert!(metrics.stutter > 1_000, "{name}: {}", metrics.stutter);
+        assert!(
+            metrics.double_updates > 500,
+            "{name}: {}",
+            metrics.double_updates
+        );
+    }
+    assert!(report.table().contains("naive f64"));
+}
+
+#[test]
+fn snapping_on_a_59_94_hz_display_runs_game_time_one_part_in_a_thousand_slow() {
+    let report = suite();
+    let metrics = profile(&report, "59.94 Hz ±0.75 ms").metrics(Config::Snapped);
+    // 60 steps a second on 60000/1001 refreshes a second, one step each.
+    assert!(
+        (-1_010.0..=-990.0).contains(&metrics.drift_ppm),
+        "{}",
+        metrics.drift_ppm
+    );
+}
+
+#[test]
+fn the_suite_report_is_the_same_on_every_run() {
+    assert_eq!(suite().json(), suite().json());
+}
