@@ -189,7 +189,7 @@ impl FrameLoop {
     }
 
     fn snap_common(&mut self, raw: Nanos) -> Option<FramePlan> {
-        let period = self.estimator.period()?;
+        let period = self.steady_period()?;
         let lattice = self.lattice_for(period)?;
         let (d, p) = (raw.as_nanos(), period.as_nanos());
         let tolerance = self.pacing.tolerance_nanos();
@@ -285,7 +285,7 @@ impl FrameLoop {
         if !observed {
             self.estimator.observe(raw);
         }
-        let period = self.estimator.period()?;
+        let period = self.steady_period()?;
         let (d, p) = (raw.as_nanos(), period.as_nanos());
         if d == 0 {
             return None;
@@ -310,6 +310,20 @@ impl FrameLoop {
         let (num, den) = (self.speed.numerator(), self.speed.denominator());
         let scaled = unscaled * i128::from(num) / i128::from(den);
         Some((scaled, lattice))
+    }
+
+    /// The refresh period, if the display is steady enough to snap to: the
+    /// accepted deltas must wander less than the snap tolerance on average,
+    /// and most deltas must fit the estimate at all.
+    /// A variable-refresh display has a mean period but no rhythm; snapping
+    /// to its mean would move frames by milliseconds, so snapping stands
+    /// down and the bank is only kept centred.
+    fn steady_period(&self) -> Option<Nanos> {
+        let spread = self.estimator.spread()?;
+        if spread.as_nanos() > self.pacing.tolerance_nanos() || !self.estimator.is_steady() {
+            return None;
+        }
+        self.estimator.period()
     }
 
     /// The lattice for `period`, cached for the period band it holds in.

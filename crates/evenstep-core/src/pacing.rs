@@ -188,10 +188,17 @@ const RESEED_AFTER: u32 = 8;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RefreshEstimator {
     samples: [u64; WINDOW],
+    /// Each sample's distance from the mean when it arrived.
+    deviations: [u64; WINDOW],
     next: usize,
     count: u32,
     sum: u64,
+    deviation_sum: u64,
     rejected: u32,
+    /// Deltas accepted in a row: a whole window of them means the display
+    /// keeps a rhythm. A variable refresh rate, whose deltas often fit no
+    /// period, rarely gets there; a fixed rate loses it only to a stall.
+    streak: u32,
 }
 
 impl RefreshEstimator {
@@ -199,10 +206,13 @@ impl RefreshEstimator {
     pub const fn new() -> RefreshEstimator {
         RefreshEstimator {
             samples: [0; WINDOW],
+            deviations: [0; WINDOW],
             next: 0,
             count: 0,
             sum: 0,
+            deviation_sum: 0,
             rejected: 0,
+            streak: 0,
         }
     }
 
@@ -213,7 +223,8 @@ impl RefreshEstimator {
         if delta == 0 || delta > u64::MAX / 4 {
             return;
         }
-        let sample = match self.mean() {
+        let mean = self.mean();
+        let sample = match mean {
             None => delta,
             Some(mean) => {
                 let quarter = mean / 4;
@@ -223,6 +234,7 @@ impl RefreshEstimator {
                     delta / 2
                 } else {
                     self.rejected += 1;
+                    self.streak = 0;
                     if self.rejected >= RESEED_AFTER {
                         *self = RefreshEstimator::new();
                     }
@@ -231,14 +243,31 @@ impl RefreshEstimator {
             }
         };
         self.rejected = 0;
+        self.streak = self.streak.saturating_add(1);
+        let deviation = mean.map_or(0, |mean| sample.abs_diff(mean));
         let old = core::mem::replace(&mut self.samples[self.next], sample);
+        let old_deviation = core::mem::replace(&mut self.deviations[self.next], deviation);
         self.next = (self.next + 1) % WINDOW;
         if self.count < WINDOW as u32 {
             self.count += 1;
             self.sum += sample;
+            self.deviation_sum += deviation;
         } else {
             self.sum = self.sum - old + sample;
+            self.deviation_sum = self.deviation_sum - old_deviation + deviation;
         }
+    }
+
+    /// How much the accepted deltas wander: their mean distance from the
+    /// running mean, once there is an estimate. Timestamp jitter of ±J gives
+    /// about J/2; a variable-refresh display gives milliseconds.
+    pub fn spread(&self) -> Option<Nanos> {
+        if self.count < EVIDENCE {
+            return None;
+        }
+        Some(Nanos::from_nanos(
+            self.deviation_sum / u64::from(self.count),
+        ))
     }
 
     fn mean(&self) -> Option<u64> {
@@ -247,6 +276,15 @@ impl RefreshEstimator {
             16 => Some(self.sum / WINDOW as u64),
             n => Some(self.sum / u64::from(n)),
         }
+    }
+
+    /// Whether the display keeps a rhythm: the last sixteen deltas (a whole
+    /// window) all fitted the estimate. A variable-refresh display, whose
+    /// deltas often fit no period, almost never does, and snapping stands
+    /// down on it; a fixed-rate display loses its rhythm for sixteen frames
+    /// after a stall.
+    pub fn is_steady(&self) -> bool {
+        self.streak >= WINDOW as u32
     }
 
     /// The estimated refresh period: the mean of the accepted samples in the
