@@ -182,34 +182,13 @@ impl FrameLoop {
     #[inline(never)]
     fn plan_snapped_frame(&mut self, raw: Nanos) -> FramePlan {
         self.estimator.observe(raw);
-        if let Some(plan) = self.snap_common(raw) {
-            return plan;
-        }
-        self.plan_any_frame(raw, true)
-    }
-
-    fn snap_common(&mut self, raw: Nanos) -> Option<FramePlan> {
-        let period = self.steady_period()?;
-        let lattice = self.lattice_for(period)?;
-        let (d, p) = (raw.as_nanos(), period.as_nanos());
-        let tolerance = self.pacing.tolerance_nanos();
-        // k = round(d / p), as the general path computes it, for k of 1 or 2
-        // and without dividing: (d + p/2) / p == k.
-        let rounded = d.checked_add(p / 2)?;
-        let k = if p <= rounded && rounded < p.checked_mul(2)? {
-            1
-        } else if p * 2 <= rounded && rounded < p.checked_mul(3)? {
-            2
-        } else {
-            return None;
+        let Some((snapped_units, raw_units, lattice)) = self.snap_fit(raw) else {
+            return self.plan_any_frame(raw, true);
         };
-        if d.abs_diff(p * k) > tolerance {
-            return None;
-        }
         let per_step = self.timestep.units_per_step();
-        let raw_units = d.checked_mul(self.timestep.units_per_nanosecond())?;
-        let snapped_units = lattice.per_refresh.checked_mul(k)?;
-        let banked = self.remainder.checked_add(snapped_units)?;
+        let Some(banked) = self.remainder.checked_add(snapped_units) else {
+            return self.plan_any_frame(raw, true);
+        };
         let (due, left) = if banked < per_step {
             (0, banked)
         } else if banked - per_step < per_step {
@@ -229,13 +208,19 @@ impl FrameLoop {
         } else {
             lattice.centre(left, per_step)
         };
-        let phase_shift = (i128::from(snapped_units) - i128::from(raw_units))
-            + (i128::from(centred) - i128::from(left));
+        // |snapped − raw| is within the tolerance (50 ms at most) times the
+        // units in a nanosecond (under 2³²): well inside an i64, so the
+        // wrapping difference of the two is exact.
+        #[allow(clippy::cast_possible_wrap, reason = "the difference is under 2^57")]
+        let snap_shift = (snapped_units as i64).wrapping_sub(raw_units as i64);
+        #[allow(clippy::cast_possible_wrap, reason = "both are under one step, 2^63")]
+        let centre_shift = centred as i64 - left as i64;
+        let phase_shift = i128::from(snap_shift) + i128::from(centre_shift);
         self.shift_total = self.shift_total.saturating_add(phase_shift);
         let first_tick = self.tick;
         self.tick += run;
         self.remainder = centred;
-        Some(FramePlan {
+        FramePlan {
             timestep: self.timestep,
             speed: self.speed,
             raw,
@@ -251,7 +236,31 @@ impl FrameLoop {
             phase_shift,
             snapped: true,
             render: true,
-        })
+        }
+    }
+
+    /// The snapped size of `raw`, in units, and `raw` in units, when `raw` is
+    /// within the tolerance of one or two refreshes of a steady display whose
+    /// period fits the step (a lattice): `k = round(d / p)` exactly as the
+    /// general path computes it, without dividing.
+    #[inline]
+    fn snap_fit(&mut self, raw: Nanos) -> Option<(u64, u64, Lattice)> {
+        let period = self.steady_period()?;
+        let lattice = self.lattice_for(period)?;
+        let (d, p) = (raw.as_nanos(), period.as_nanos());
+        let rounded = d.checked_add(p / 2)?;
+        let k = if p <= rounded && rounded < p.checked_mul(2)? {
+            1
+        } else if p * 2 <= rounded && rounded < p.checked_mul(3)? {
+            2
+        } else {
+            return None;
+        };
+        if d.abs_diff(p * k) > self.pacing.tolerance_nanos() {
+            return None;
+        }
+        let raw_units = d.checked_mul(self.timestep.units_per_nanosecond())?;
+        Some((lattice.per_refresh.checked_mul(k)?, raw_units, lattice))
     }
 
     /// Every other frame: a speed, queued steps, or a bank past `u64`. Kept
@@ -318,15 +327,18 @@ impl FrameLoop {
     /// A variable-refresh display has a mean period but no rhythm; snapping
     /// to its mean would move frames by milliseconds, so snapping stands
     /// down and the bank is only kept centred.
+    #[inline]
     fn steady_period(&self) -> Option<Nanos> {
-        let spread = self.estimator.spread()?;
-        if spread.as_nanos() > self.pacing.tolerance_nanos() || !self.estimator.is_steady() {
+        if !self.estimator.is_steady()
+            || !self.estimator.spread_within(self.pacing.tolerance_nanos())
+        {
             return None;
         }
         self.estimator.period()
     }
 
     /// The lattice for `period`, cached for the period band it holds in.
+    #[inline]
     fn lattice_for(&mut self, period: Nanos) -> Option<Lattice> {
         if let Some((lo, hi, lattice)) = self.lattice
             && lo <= period

@@ -218,6 +218,7 @@ impl RefreshEstimator {
 
     /// Feeds one frame delta. Zero deltas (a first frame, a backwards stamp)
     /// are ignored.
+    #[inline]
     pub fn observe(&mut self, delta: Nanos) {
         let delta = delta.as_nanos();
         if delta == 0 || delta > u64::MAX / 4 {
@@ -270,6 +271,7 @@ impl RefreshEstimator {
         ))
     }
 
+    #[inline]
     fn mean(&self) -> Option<u64> {
         match self.count {
             0 => None,
@@ -283,12 +285,22 @@ impl RefreshEstimator {
     /// deltas often fit no period, almost never does, and snapping stands
     /// down on it; a fixed-rate display loses its rhythm for sixteen frames
     /// after a stall.
+    #[inline]
     pub fn is_steady(&self) -> bool {
         self.streak >= WINDOW as u32
     }
 
+    /// Whether the mean spread is at most `limit` (no division: the sum is
+    /// compared with `limit` times the count).
+    #[inline]
+    pub(crate) fn spread_within(&self, limit: u64) -> bool {
+        // limit ≤ 50 ms and count ≤ 16: the product fits easily.
+        self.count >= EVIDENCE && self.deviation_sum <= limit.saturating_mul(u64::from(self.count))
+    }
+
     /// The estimated refresh period: the mean of the accepted samples in the
     /// window, once there are at least eight.
+    #[inline]
     pub fn period(&self) -> Option<Nanos> {
         if self.count < EVIDENCE {
             return None;
@@ -352,6 +364,7 @@ impl Lattice {
     /// cut into `divisions` equal parts (one refresh each), and a bank in
     /// the middle of its part is furthest from a step boundary on every
     /// frame. `remainder < per_step`.
+    #[inline]
     pub(crate) fn centre(self, remainder: u64, per_step: u64) -> u64 {
         if self.divisions == 1 {
             // A refresh is whole steps: the bank stays put; keep it mid-step.
