@@ -87,7 +87,16 @@ fn b_display_144hz<P: Peer>(bencher: Bencher) {
 }
 
 /// (c) one 200 ms frame after 60 steady frames, budget 16: 12 steps for every peer.
-#[divan::bench(types = [EvenStep, RenewFrame, GameLoopPeer, BevyFixed, BevyVirtualFixed])]
+///
+/// Each iteration needs its own primed planner, and divan makes a sample's
+/// worth up front. Samples of 64 keep those planners in cache, as a game's one
+/// planner is; thousands of them would measure cache misses on planners of
+/// different sizes instead of the frame.
+#[divan::bench(
+    types = [EvenStep, RenewFrame, GameLoopPeer, BevyFixed, BevyVirtualFixed],
+    sample_count = 1_000,
+    sample_size = 64
+)]
 fn c_catchup_12<P: Peer>(bencher: Bencher) {
     spike::<P>(bencher, BUDGET_LARGE);
 }
@@ -95,7 +104,12 @@ fn c_catchup_12<P: Peer>(bencher: Bencher) {
 /// (d) one 200 ms frame after 60 steady frames, budget 5: evenstep-core and
 /// renew-frame run 5 and report 7 dropped; game-loop (max_frame_time =
 /// 5/60 s) runs 5 and reports nothing; bevy has no budget and runs all 12.
-#[divan::bench(types = [EvenStep, RenewFrame, GameLoopPeer, BevyFixed, BevyVirtualFixed])]
+/// Samples of 64, as in (c).
+#[divan::bench(
+    types = [EvenStep, RenewFrame, GameLoopPeer, BevyFixed, BevyVirtualFixed],
+    sample_count = 1_000,
+    sample_size = 64
+)]
 fn d_overload_200ms_budget5<P: Peer>(bencher: Bencher) {
     spike::<P>(bencher, BUDGET_OVERLOAD);
 }
