@@ -194,6 +194,8 @@ pub struct RefreshEstimator {
     count: u32,
     sum: u64,
     deviation_sum: u64,
+    /// `sum / count`, kept as samples arrive (0 with no samples).
+    mean: u64,
     rejected: u32,
     /// Deltas accepted in a row: a whole window of them means the display
     /// keeps a rhythm. A variable refresh rate, whose deltas often fit no
@@ -211,6 +213,7 @@ impl RefreshEstimator {
             count: 0,
             sum: 0,
             deviation_sum: 0,
+            mean: 0,
             rejected: 0,
             streak: 0,
         }
@@ -253,9 +256,12 @@ impl RefreshEstimator {
             self.count += 1;
             self.sum += sample;
             self.deviation_sum += deviation;
+            // Only while the window fills: a division by the count.
+            self.mean = self.sum / u64::from(self.count);
         } else {
             self.sum = self.sum - old + sample;
             self.deviation_sum = self.deviation_sum - old_deviation + deviation;
+            self.mean = self.sum / WINDOW as u64;
         }
     }
 
@@ -273,10 +279,10 @@ impl RefreshEstimator {
 
     #[inline]
     fn mean(&self) -> Option<u64> {
-        match self.count {
-            0 => None,
-            16 => Some(self.sum / WINDOW as u64),
-            n => Some(self.sum / u64::from(n)),
+        if self.count == 0 {
+            None
+        } else {
+            Some(self.mean)
         }
     }
 
