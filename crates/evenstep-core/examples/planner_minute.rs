@@ -1,16 +1,27 @@
 //! Plans one simulated minute of a 60 Hz game on a slightly jittery 60 Hz
-//! display, with a 400 ms stall half-way through, and prints the tally.
+//! display, with a 400 ms stall half-way through, twice: once with pacing off
+//! (the plain accumulator) and once centred (the default), and prints both
+//! tallies side by side.
 //!
 //! Run it with `cargo run --example planner_minute`.
 
-use evenstep_core::{FrameLoop, FrameStats, Nanos, StepBudget, Timestamp, Timestep};
+use evenstep_core::{FrameLoop, FrameStats, Nanos, Pacing, StepBudget, Timestamp, Timestep};
 
-fn main() {
+/// What one run saw.
+struct Run {
+    stats: FrameStats,
+    histogram: [u64; 4],
+    sim: Nanos,
+    banked: Nanos,
+    wall: Nanos,
+}
+
+fn run(pacing: Pacing) -> Run {
     let start = Timestamp::from_nanos(2_000_000_000); // "after bring-up"
-    let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, start);
+    let mut frames =
+        FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, start).with_pacing(pacing);
     let mut stats = FrameStats::new();
-    let mut step_histogram = [0_u64; 6];
-
+    let mut histogram = [0_u64; 4];
     // A display at 60 Hz whose timestamps jitter by up to ±0.5 ms, made by a
     // fixed pattern so every run prints the same numbers.
     let jitter = [
@@ -20,58 +31,82 @@ fn main() {
     let mut stall = Nanos::ZERO;
     for k in 1..=3_600_u64 {
         if k == 1_800 {
-            // A hitch: a slow present, a page fault storm. The display's clock
-            // runs on, so every later frame is 400 ms later too.
+            // A hitch (a slow present); the display's clock runs on, so every
+            // later frame is 400 ms later too.
             stall = Nanos::from_millis(400);
         }
         let ideal = start.as_nanos() + k * 1_000_000_000 / 60;
         now = Timestamp::from_nanos(ideal.saturating_add_signed(jitter[(k % 7) as usize])) + stall;
         let plan = frames.begin_frame(now);
-        let mut steps = 0;
-        for _step in plan.steps() {
-            steps += 1; // world.update(step.dt_secs_f64())
-        }
-        step_histogram[steps.min(5)] += 1;
+        let steps = plan.steps().count(); // world.update(step.dt_secs_f64()) for each
+        histogram[steps.min(3)] += 1;
         stats.absorb(&plan);
-        if plan.clamped() {
-            println!(
-                "frame {:>4}: stall of {} -> {} steps due, {} run, {} dropped ({})",
-                stats.frames(),
-                plan.raw_delta(),
-                plan.steps_due(),
-                plan.steps_run(),
-                plan.steps_dropped(),
-                plan.dropped(),
-            );
-        }
     }
+    Run {
+        stats,
+        histogram,
+        sim: frames.simulated(),
+        banked: frames.remainder(),
+        wall: now.saturating_since(start),
+    }
+}
 
-    let wall = now.saturating_since(start);
-    println!("timestep         {}", frames.timestep());
-    println!("wall time        {wall}");
-    println!("sim time         {}", frames.simulated());
-    println!("frames           {}", stats.frames());
-    println!("steps            {}", stats.steps());
-    println!(
-        "steps per frame  0: {}  1: {}  2: {}  3+: {}",
-        step_histogram[0],
-        step_histogram[1],
-        step_histogram[2],
-        step_histogram[3..].iter().sum::<u64>()
+fn main() {
+    let off = run(Pacing::OFF);
+    let centred = run(Pacing::CENTRED);
+    println!("a minute of 60 Hz steps on a 60 Hz display with ±0.5 ms jitter and a 400 ms stall");
+    println!("{:<22}{:>20}{:>20}", "", "pacing off", "centred (default)");
+    let row = |name: &str, a: String, b: String| println!("{name:<22}{a:>20}{b:>20}");
+    row(
+        "frames",
+        off.stats.frames().to_string(),
+        centred.stats.frames().to_string(),
     );
-    println!("clamped frames   {}", stats.clamped_frames());
-    println!(
-        "dropped          {} steps, {}",
-        stats.dropped_steps(),
-        stats.dropped()
+    row(
+        "steps",
+        off.stats.steps().to_string(),
+        centred.stats.steps().to_string(),
     );
-    println!("largest frame    {}", stats.largest_frame());
-    println!("banked           {}", frames.remainder());
-    println!(
-        "wall - sim       {} (the dropped time plus the banked remainder)",
-        wall - frames.simulated()
+    for (n, label) in [
+        "0-step frames",
+        "1-step frames",
+        "2-step frames",
+        "3+-step frames",
+    ]
+    .iter()
+    .enumerate()
+    {
+        row(
+            label,
+            off.histogram[n].to_string(),
+            centred.histogram[n].to_string(),
+        );
+    }
+    row(
+        "clamped frames",
+        off.stats.clamped_frames().to_string(),
+        centred.stats.clamped_frames().to_string(),
     );
-    println!("note             the 0- and 2-step frames are timestamp jitter at a step boundary;");
-    println!("                 frame pacing, planned next, is what removes them");
-    println!("digest           {:#018x}", stats.digest());
+    row(
+        "dropped",
+        off.stats.dropped().to_string(),
+        centred.stats.dropped().to_string(),
+    );
+    row(
+        "phase shift (units)",
+        off.stats.phase_shift_units().to_string(),
+        centred.stats.phase_shift_units().to_string(),
+    );
+    row("wall time", off.wall.to_string(), centred.wall.to_string());
+    row("sim time", off.sim.to_string(), centred.sim.to_string());
+    row("banked", off.banked.to_string(), centred.banked.to_string());
+    row(
+        "digest",
+        format!("{:#018x}", off.stats.digest()),
+        format!("{:#018x}", centred.stats.digest()),
+    );
+    println!();
+    println!("Unpaced, the bank starts empty, right on a step boundary, and the jitter");
+    println!("flips frames between 0 and 2 steps. Centred, it starts half a step in and");
+    println!("every frame runs one step; the stall drops time either way, and reports it.");
 }
