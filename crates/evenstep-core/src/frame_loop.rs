@@ -205,20 +205,8 @@ impl FrameLoop {
         let Some(banked) = self.remainder.checked_add(snapped_units) else {
             return self.plan_any_frame(raw, true);
         };
-        let (due, left) = if banked < per_step {
-            (0, banked)
-        } else if banked - per_step < per_step {
-            (1, banked - per_step)
-        } else {
-            (banked / per_step, banked % per_step)
-        };
-        let room = u64::MAX - self.tick;
-        let limit = self.snap_limit.min(room);
-        let (run, clamped) = if due > limit {
-            (limit, true)
-        } else {
-            (due, false)
-        };
+        let (due, left) = whole_steps(banked, per_step);
+        let (run, clamped) = self.take_steps(due, self.snap_limit);
         let centred = if clamped {
             per_step / 2
         } else {
@@ -392,24 +380,8 @@ impl FrameLoop {
     #[inline]
     fn plan_common_frame(&mut self, raw: Nanos, units: u64, banked: u64) -> FramePlan {
         let per_step = self.timestep.units_per_step();
-        let (due, remainder) = if banked < per_step {
-            (0, banked)
-        } else if banked - per_step < per_step {
-            (1, banked - per_step)
-        } else {
-            (banked / per_step, banked % per_step)
-        };
-        let room = u64::MAX - self.tick;
-        let limit = if self.fast_limit < room {
-            self.fast_limit
-        } else {
-            room
-        };
-        let (run, clamped) = if due > limit {
-            (limit, true)
-        } else {
-            (due, false)
-        };
+        let (due, remainder) = whole_steps(banked, per_step);
+        let (run, clamped) = self.take_steps(due, self.fast_limit);
         let first_tick = self.tick;
         self.tick += run;
         let mut phase_shift = 0;
@@ -698,6 +670,18 @@ impl FrameLoop {
         self.refresh_fast_limit();
     }
 
+    /// How many of `due` steps run under `limit` (and under the room left in
+    /// the tick), and whether the budget clamped.
+    #[inline]
+    fn take_steps(&self, due: u64, limit: u64) -> (u64, bool) {
+        let limit = limit.min(u64::MAX - self.tick);
+        if due > limit {
+            (limit, true)
+        } else {
+            (due, false)
+        }
+    }
+
     /// Opens the 64-bit path exactly when it gives the general path's plan.
     fn refresh_fast_limit(&mut self) {
         let simple = self.speed == Speed::NORMAL
@@ -773,5 +757,18 @@ impl FrameLoop {
     /// from).
     pub const fn last_frame(&self) -> Timestamp {
         self.last
+    }
+}
+
+/// `banked` as whole steps and what is left: zero, one or two-step frames
+/// (almost all of them) without a division.
+#[inline]
+fn whole_steps(banked: u64, per_step: u64) -> (u64, u64) {
+    if banked < per_step {
+        (0, banked)
+    } else if banked - per_step < per_step {
+        (1, banked - per_step)
+    } else {
+        (banked / per_step, banked % per_step)
     }
 }

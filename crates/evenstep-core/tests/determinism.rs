@@ -4,7 +4,11 @@
 //! and moving a single timestamp by one nanosecond changes it. Every test
 //! first checks that the trace was not vacuous.
 
+mod common;
+
 use std::num::NonZeroU32;
+
+use common::SplitMix;
 
 use evenstep_core::{
     FrameLoop, FrameStats, Nanos, Pacing, Speed, StateHash, StepBudget, Timestamp, Timestep,
@@ -44,24 +48,6 @@ fn planner(paced: Paced) -> FrameLoop {
             frames.set_render_cap(NonZeroU32::new(30));
             frames
         }
-    }
-}
-
-/// `SplitMix64`: a tiny, fixed, portable generator, so the trace is the same
-/// on every platform without a dependency whose output could change.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
     }
 }
 

@@ -6,35 +6,16 @@
 //! rate. Unpaced runs of the same traces are the negative control: they
 //! stutter.
 
+mod common;
+
 use core::num::NonZeroU32;
+
+use common::SplitMix;
 use core::time::Duration;
 
 use evenstep_core::{
     FrameLoop, FrameRateGovernor, Nanos, Pacing, RefreshEstimator, StepBudget, Timestamp, Timestep,
 };
-
-/// `SplitMix64`: a fixed, portable generator for the jitter.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[-amplitude, amplitude]`.
-    fn jitter(&mut self, amplitude: u64) -> i64 {
-        if amplitude == 0 {
-            return 0;
-        }
-        let span = 2 * amplitude + 1;
-        i64::try_from(self.next() % span).expect("under 2^63")
-            - i64::try_from(amplitude).expect("under 2^63")
-    }
-}
 
 /// A display at `hz_num / hz_den` Hz: `frames` timestamps, each the ideal
 /// vsync (refresh `k` at `k · period`, exactly, from a start on a step

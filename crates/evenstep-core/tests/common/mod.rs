@@ -116,3 +116,33 @@ pub fn ops(max_len: usize) -> impl Strategy<Value = Vec<Op>> {
     ];
     prop::collection::vec(op, 1..max_len)
 }
+
+/// `SplitMix64`: a tiny, fixed, portable generator, so generated traces are
+/// the same on every platform without a dependency whose output could change.
+pub struct SplitMix(pub u64);
+
+impl SplitMix {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    /// Uniform in `[-amplitude, amplitude]`.
+    pub fn jitter(&mut self, amplitude: u64) -> i64 {
+        if amplitude == 0 {
+            return 0;
+        }
+        let span = 2 * amplitude + 1;
+        i64::try_from(self.next() % span).expect("under 2^63")
+            - i64::try_from(amplitude).expect("under 2^63")
+    }
+}
