@@ -187,9 +187,11 @@ const RESEED_AFTER: u32 = 8;
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RefreshEstimator {
-    samples: [u64; WINDOW],
+    /// Accepted deltas, in nanoseconds (a display refreshes at least every
+    /// 4.29 s, so 32 bits hold one; longer deltas are never samples).
+    samples: [u32; WINDOW],
     /// Each sample's distance from the mean when it arrived.
-    deviations: [u64; WINDOW],
+    deviations: [u32; WINDOW],
     next: usize,
     count: u32,
     sum: u64,
@@ -224,7 +226,12 @@ impl RefreshEstimator {
     #[inline]
     pub fn observe(&mut self, delta: Nanos) {
         let delta = delta.as_nanos();
-        if delta == 0 || delta > u64::MAX / 4 {
+        if delta == 0 {
+            return; // a first frame or a backwards stamp: no evidence
+        }
+        if delta > u64::from(u32::MAX) {
+            // Nothing refreshes that slowly: a stall or a hidden window.
+            self.reject();
             return;
         }
         let mean = self.mean();
@@ -237,11 +244,7 @@ impl RefreshEstimator {
                 } else if delta.abs_diff(2 * mean) <= quarter * 2 {
                     delta / 2
                 } else {
-                    self.rejected += 1;
-                    self.streak = 0;
-                    if self.rejected >= RESEED_AFTER {
-                        *self = RefreshEstimator::new();
-                    }
+                    self.reject();
                     return;
                 }
             }
@@ -249,8 +252,15 @@ impl RefreshEstimator {
         self.rejected = 0;
         self.streak = self.streak.saturating_add(1);
         let deviation = mean.map_or(0, |mean| sample.abs_diff(mean));
-        let old = core::mem::replace(&mut self.samples[self.next], sample);
-        let old_deviation = core::mem::replace(&mut self.deviations[self.next], deviation);
+        // Both are under 2³² by the check at the top.
+        let old = u64::from(core::mem::replace(
+            &mut self.samples[self.next],
+            sample as u32,
+        ));
+        let old_deviation = u64::from(core::mem::replace(
+            &mut self.deviations[self.next],
+            deviation as u32,
+        ));
         self.next = (self.next + 1) % WINDOW;
         if self.count < WINDOW as u32 {
             self.count += 1;
@@ -262,6 +272,17 @@ impl RefreshEstimator {
             self.sum = self.sum - old + sample;
             self.deviation_sum = self.deviation_sum - old_deviation + deviation;
             self.mean = self.sum / WINDOW as u64;
+        }
+    }
+
+    /// A delta that fits no period: the rhythm is broken, and after eight
+    /// in a row the estimate is thrown away (the display changed, or the
+    /// first samples were stalls).
+    fn reject(&mut self) {
+        self.rejected += 1;
+        self.streak = 0;
+        if self.rejected >= RESEED_AFTER {
+            *self = RefreshEstimator::new();
         }
     }
 
