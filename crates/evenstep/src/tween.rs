@@ -101,11 +101,12 @@ impl<C, T: Lerp> Tween<C, T> {
 /// A running tween, kept small: stepping 10,000 of them touches each once.
 struct Running<C, T> {
     handle: TweenHandle,
-    /// Steps taken.
-    steps: u64,
+    /// Steps taken (a tween of more than 2³² steps, two years at 60 Hz,
+    /// ends at 2³² − 1).
+    steps: u32,
     /// The step at which the tween ends: the first with
     /// `steps · dt ≥ duration`, computed exactly at the start.
-    end_step: u64,
+    end_step: u32,
     /// `duration / dt`: the steps the tween lasts, as a float; progress is
     /// `steps / total`, a division so that whole fractions come out exact.
     total: f64,
@@ -114,8 +115,10 @@ struct Running<C, T> {
     ease: Ease,
     /// Whether the tween holds a slot (named in `Tweens::slot_of`).
     slotted: bool,
+    /// Whether it has a completion (kept in `Tweens::completions`, off the
+    /// path every step walks).
+    completes: bool,
     on_update: OnUpdate<C, T>,
-    on_complete: Option<OnComplete<C>>,
 }
 
 /// Running tweens of values of type `T`, whose callbacks receive a `&mut C`
@@ -155,6 +158,8 @@ pub struct Tweens<C, T> {
     slots: BTreeMap<Slot, TweenHandle>,
     /// The slot each slotted tween holds.
     slot_of: BTreeMap<TweenHandle, Slot>,
+    /// The completion of each tween that has one.
+    completions: BTreeMap<TweenHandle, OnComplete<C>>,
     next: u64,
     /// Completions due this step, run after every update (kept allocated).
     done: Vec<OnComplete<C>>,
@@ -168,6 +173,7 @@ impl<C, T: Lerp> Tweens<C, T> {
             running: Vec::new(),
             slots: BTreeMap::new(),
             slot_of: BTreeMap::new(),
+            completions: BTreeMap::new(),
             next: 0,
             done: Vec::new(),
         }
@@ -185,6 +191,7 @@ impl<C, T: Lerp> Tweens<C, T> {
             if let Some(incumbent) = self.slots.insert(slot.clone(), handle) {
                 self.running.retain(|r| r.handle != incumbent);
                 self.slot_of.remove(&incumbent);
+                self.completions.remove(&incumbent);
             }
             self.slot_of.insert(handle, slot);
         }
@@ -192,7 +199,7 @@ impl<C, T: Lerp> Tweens<C, T> {
         let per_step = u128::from(self.timestep.units_per_step());
         let end_units = self.timestep.nanos_to_units(duration);
         // The first step whose end reaches the duration, exactly; at least 1.
-        let end_step = u64::try_from(end_units.div_ceil(per_step).max(1)).unwrap_or(u64::MAX);
+        let end_step = u32::try_from(end_units.div_ceil(per_step).max(1)).unwrap_or(u32::MAX);
         self.running.push(Running {
             handle,
             steps: 0,
@@ -202,9 +209,12 @@ impl<C, T: Lerp> Tweens<C, T> {
             to: tween.to,
             ease: tween.ease,
             slotted,
+            completes: tween.on_complete.is_some(),
             on_update: tween.on_update,
-            on_complete: tween.on_complete,
         });
+        if let Some(complete) = tween.on_complete {
+            self.completions.insert(handle, complete);
+        }
         handle
     }
 
@@ -215,6 +225,9 @@ impl<C, T: Lerp> Tweens<C, T> {
             return false;
         };
         let running = self.running.remove(index);
+        if running.completes {
+            self.completions.remove(&handle);
+        }
         if running.slotted
             && let Some(slot) = self.slot_of.remove(&handle)
         {
@@ -229,12 +242,14 @@ impl<C, T: Lerp> Tweens<C, T> {
     /// order. Allocates nothing once running.
     pub fn step(&mut self, ctx: &mut C) {
         let (slots, slot_of) = (&mut self.slots, &mut self.slot_of);
-        let done = &mut self.done;
+        let (done, completions) = (&mut self.done, &mut self.completions);
         self.running.retain_mut(|r| {
             r.steps += 1;
             if r.steps >= r.end_step {
                 (r.on_update)(ctx, r.to.clone());
-                if let Some(complete) = r.on_complete.take() {
+                if r.completes
+                    && let Some(complete) = completions.remove(&r.handle)
+                {
                     done.push(complete);
                 }
                 if r.slotted
@@ -244,7 +259,7 @@ impl<C, T: Lerp> Tweens<C, T> {
                 }
                 false
             } else {
-                let t = r.ease.apply(r.steps as f64 / r.total);
+                let t = r.ease.apply(f64::from(r.steps) / r.total);
                 (r.on_update)(ctx, r.from.lerp(&r.to, t));
                 true
             }
