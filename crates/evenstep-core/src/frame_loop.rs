@@ -81,7 +81,8 @@ pub struct FrameLoop {
     /// Phase shift made outside a frame (a pacing change), reported by the
     /// next plan.
     pending_shift: i128,
-    /// Every plan's phase shift, summed.
+    /// Every plan's phase shift, summed (wrapping: 2¹²⁷ units is never
+    /// reached, and a wrap cannot panic).
     shift_total: i128,
     /// `limit` while the snapped 64-bit path may run (snapped pacing, normal
     /// speed, nothing queued or pending, no render cap), else 0.
@@ -220,7 +221,7 @@ impl FrameLoop {
         #[allow(clippy::cast_possible_wrap, reason = "both are under one step, 2^63")]
         let centre_shift = centred as i64 - left as i64;
         let phase_shift = i128::from(snap_shift) + i128::from(centre_shift);
-        self.shift_total = self.shift_total.saturating_add(phase_shift);
+        self.shift_total = self.shift_total.wrapping_add(phase_shift);
         let first_tick = self.tick;
         self.tick += run;
         self.remainder = centred;
@@ -389,7 +390,7 @@ impl FrameLoop {
             // After an overrun the bank goes back to the middle of a step.
             let half = per_step / 2;
             phase_shift = i128::from(half) - i128::from(remainder);
-            self.shift_total = self.shift_total.saturating_add(phase_shift);
+            self.shift_total = self.shift_total.wrapping_add(phase_shift);
             half
         } else {
             remainder
@@ -522,7 +523,7 @@ impl FrameLoop {
             self.refresh_fast_limit();
         }
         let phase_shift = adjust + i128::from(centred) - i128::from(remainder) + pending;
-        self.shift_total = self.shift_total.saturating_add(phase_shift);
+        self.shift_total = self.shift_total.wrapping_add(phase_shift);
         let remainder = centred;
         self.remainder = remainder;
 

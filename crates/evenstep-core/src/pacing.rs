@@ -190,12 +190,12 @@ pub struct RefreshEstimator {
     /// Accepted deltas, in nanoseconds (a display refreshes at least every
     /// 4.29 s, so 32 bits hold one; longer deltas are never samples).
     samples: [u32; WINDOW],
-    /// Each sample's distance from the mean when it arrived.
-    deviations: [u32; WINDOW],
     next: usize,
     count: u32,
     sum: u64,
-    deviation_sum: u64,
+    /// Sixteen times the moving average (weight 1/16) of the accepted
+    /// samples' distances from the mean: how much the deltas wander.
+    deviation_x16: u64,
     /// `sum / count`, kept as samples arrive (0 with no samples).
     mean: u64,
     rejected: u32,
@@ -210,11 +210,10 @@ impl RefreshEstimator {
     pub const fn new() -> RefreshEstimator {
         RefreshEstimator {
             samples: [0; WINDOW],
-            deviations: [0; WINDOW],
             next: 0,
             count: 0,
             sum: 0,
-            deviation_sum: 0,
+            deviation_x16: 0,
             mean: 0,
             rejected: 0,
             streak: 0,
@@ -252,25 +251,22 @@ impl RefreshEstimator {
         self.rejected = 0;
         self.streak = self.streak.saturating_add(1);
         let deviation = mean.map_or(0, |mean| sample.abs_diff(mean));
-        // Both are under 2³² by the check at the top.
+        // An average with weight 1/16, kept times 16 so the shifts lose
+        // nothing but the last bits.
+        self.deviation_x16 = self.deviation_x16 - (self.deviation_x16 >> 4) + deviation;
+        // Under 2³² by the check at the top.
         let old = u64::from(core::mem::replace(
             &mut self.samples[self.next],
             sample as u32,
-        ));
-        let old_deviation = u64::from(core::mem::replace(
-            &mut self.deviations[self.next],
-            deviation as u32,
         ));
         self.next = (self.next + 1) % WINDOW;
         if self.count < WINDOW as u32 {
             self.count += 1;
             self.sum += sample;
-            self.deviation_sum += deviation;
             // Only while the window fills: a division by the count.
             self.mean = self.sum / u64::from(self.count);
         } else {
             self.sum = self.sum - old + sample;
-            self.deviation_sum = self.deviation_sum - old_deviation + deviation;
             self.mean = self.sum / WINDOW as u64;
         }
     }
@@ -286,16 +282,15 @@ impl RefreshEstimator {
         }
     }
 
-    /// How much the accepted deltas wander: their mean distance from the
-    /// running mean, once there is an estimate. Timestamp jitter of ±J gives
-    /// about J/2; a variable-refresh display gives milliseconds.
+    /// How much the accepted deltas wander: a moving average (weight 1/16)
+    /// of their distance from the running mean, once there is an estimate.
+    /// Timestamp jitter of ±J gives about J/2; a variable-refresh display
+    /// gives milliseconds.
     pub fn spread(&self) -> Option<Nanos> {
         if self.count < EVIDENCE {
             return None;
         }
-        Some(Nanos::from_nanos(
-            self.deviation_sum / u64::from(self.count),
-        ))
+        Some(Nanos::from_nanos(self.deviation_x16 >> 4))
     }
 
     #[inline]
@@ -321,8 +316,7 @@ impl RefreshEstimator {
     /// compared with `limit` times the count).
     #[inline]
     pub(crate) fn spread_within(&self, limit: u64) -> bool {
-        // limit ≤ 50 ms and count ≤ 16: the product fits easily.
-        self.count >= EVIDENCE && self.deviation_sum <= limit.saturating_mul(u64::from(self.count))
+        self.count >= EVIDENCE && self.deviation_x16 >> 4 <= limit
     }
 
     /// The estimated refresh period: the mean of the accepted samples in the
