@@ -415,7 +415,8 @@ impl<S> Loop<S> {
             update_cost: update_end.saturating_since(now),
             render_cost: end.saturating_since(update_end),
             steps,
-            plan: &plan,
+            dropped: (plan.dropped_units(), plan.steps_dropped()),
+            timestep: plan.timestep(),
             abandoned_steps: plan.steps_run() - steps,
         });
 

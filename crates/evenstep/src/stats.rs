@@ -5,7 +5,7 @@
 //! determinism digest. Because every number comes from the loop's
 //! [`Clock`](crate::Clock), a manual clock makes each of them exact.
 
-use evenstep_core::{FramePlan, Nanos};
+use evenstep_core::Nanos;
 
 /// A snapshot of the loop's measured statistics. Read it with
 /// [`Loop::stats`](crate::Loop::stats); it is a plain `Copy` value.
@@ -223,7 +223,7 @@ pub(crate) struct Collector {
 }
 
 /// What one pump measured.
-pub(crate) struct PumpSample<'a> {
+pub(crate) struct PumpSample {
     pub(crate) now: evenstep_core::Timestamp,
     pub(crate) real_time: Nanos,
     pub(crate) painted: bool,
@@ -231,7 +231,9 @@ pub(crate) struct PumpSample<'a> {
     pub(crate) update_cost: Nanos,
     pub(crate) render_cost: Nanos,
     pub(crate) steps: u64,
-    pub(crate) plan: &'a FramePlan,
+    /// The plan's dropped time in accumulator units, and its dropped steps.
+    pub(crate) dropped: (u128, u64),
+    pub(crate) timestep: evenstep_core::Timestep,
     pub(crate) abandoned_steps: u64,
 }
 
@@ -292,7 +294,7 @@ impl Collector {
     }
 
     #[inline]
-    pub(crate) fn record(&mut self, sample: &PumpSample<'_>) {
+    pub(crate) fn record(&mut self, sample: &PumpSample) {
         self.pumps += 1;
         self.real_second = sample.real_time.as_nanos() / 1_000_000_000;
         self.roll_fps();
@@ -319,14 +321,14 @@ impl Collector {
             self.over_budget += 1;
         }
         self.steps_last_pump = sample.steps;
-        let plan = sample.plan;
-        if plan.dropped_units() > 0 {
-            self.dropped_units = self.dropped_units.saturating_add(plan.dropped_units());
-            self.dropped = plan.timestep().units_to_nanos(self.dropped_units);
-            self.dropped_steps = self.dropped_steps.saturating_add(plan.steps_dropped());
+        let (dropped_units, dropped_steps) = sample.dropped;
+        if dropped_units > 0 {
+            self.dropped_units = self.dropped_units.saturating_add(dropped_units);
+            self.dropped = sample.timestep.units_to_nanos(self.dropped_units);
+            self.dropped_steps = self.dropped_steps.saturating_add(dropped_steps);
         }
         if sample.abandoned_steps > 0 {
-            self.record_abandoned(sample.abandoned_steps, plan.timestep());
+            self.record_abandoned(sample.abandoned_steps, sample.timestep);
         }
 
         if sample.painted {
