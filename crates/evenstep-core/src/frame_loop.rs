@@ -88,6 +88,8 @@ pub struct FrameLoop {
     /// speed, nothing queued or pending, no render cap), else 0.
     snap_limit: u64,
     render_cap: Option<RenderCap>,
+    /// Set by `begin_hidden_frame` for the frame it plans.
+    hidden: bool,
     estimator: RefreshEstimator,
     /// The lattice found for a period band `[lo, hi]`, so a period that
     /// wanders inside the band is not re-examined every frame.
@@ -115,6 +117,7 @@ impl FrameLoop {
             shift_total: 0,
             snap_limit: 0,
             render_cap: None,
+            hidden: false,
             estimator: RefreshEstimator::new(),
             lattice: None,
         }
@@ -218,9 +221,8 @@ impl FrameLoop {
         // wrapping difference of the two is exact.
         #[allow(clippy::cast_possible_wrap, reason = "the difference is under 2^57")]
         let snap_shift = (snapped_units as i64).wrapping_sub(raw_units as i64);
-        #[allow(clippy::cast_possible_wrap, reason = "both are under one step, 2^63")]
-        let centre_shift = centred as i64 - left as i64;
-        let phase_shift = i128::from(snap_shift) + i128::from(centre_shift);
+        let centre_shift = i128::from(centred) - i128::from(left);
+        let phase_shift = i128::from(snap_shift) + centre_shift;
         self.shift_total = self.shift_total.wrapping_add(phase_shift);
         let first_tick = self.tick;
         self.tick += run;
@@ -251,7 +253,6 @@ impl FrameLoop {
     #[inline]
     fn snap_fit(&mut self, raw: Nanos) -> Option<(u64, u64, Lattice)> {
         let period = self.steady_period()?;
-        let lattice = self.lattice_for(period)?;
         let (d, p) = (raw.as_nanos(), period.as_nanos());
         let rounded = d.checked_add(p / 2)?;
         let k = if p <= rounded && rounded < p.checked_mul(2)? {
@@ -264,6 +265,9 @@ impl FrameLoop {
         if d.abs_diff(p * k) > self.pacing.tolerance_nanos() {
             return None;
         }
+        // Only now, as the general path does: the lattice cache must see the
+        // same periods on both paths.
+        let lattice = self.lattice_for(period)?;
         let raw_units = d.checked_mul(self.timestep.units_per_nanosecond())?;
         Some((lattice.per_refresh.checked_mul(k)?, raw_units, lattice))
     }
@@ -298,6 +302,10 @@ impl FrameLoop {
         }
         if !observed {
             self.estimator.observe(raw);
+        }
+        if self.speed.is_paused() {
+            // Paused, the bank and so the alpha stay where they were.
+            return None;
         }
         let period = self.steady_period()?;
         let (d, p) = (raw.as_nanos(), period.as_nanos());
@@ -366,9 +374,28 @@ impl FrameLoop {
         lattice
     }
 
+    /// Plans a frame that will not be drawn: a wake-up while the window is
+    /// hidden or minimized. Exactly [`begin_frame`](FrameLoop::begin_frame),
+    /// except that the render cap lets the frame's time pass without
+    /// spending a render on it, and the plan's [`render`](FramePlan::render)
+    /// is false.
+    pub fn begin_hidden_frame(&mut self, now: Timestamp) -> FramePlan {
+        self.hidden = true;
+        let mut plan = self.begin_frame(now);
+        self.hidden = false;
+        plan.render = false;
+        plan
+    }
+
     /// Whether the render cap lets this frame render. Frames with queued
     /// steps always render (frame-by-frame stepping shows every step).
     fn admit_render(&mut self, plan: &FramePlan) -> bool {
+        if self.hidden {
+            if let Some(cap) = self.render_cap.as_mut() {
+                cap.pass(plan.raw_delta());
+            }
+            return false;
+        }
         let spacing = self.estimator.period().unwrap_or(plan.raw_delta());
         match self.render_cap.as_mut() {
             None => true,

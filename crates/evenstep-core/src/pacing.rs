@@ -364,8 +364,9 @@ impl Lattice {
         // A refresh of m whole steps (a display slower than the steps).
         let m = (period_units + step / 2) / step;
         if (1..=8).contains(&m) && period_units.abs_diff(m * step) * 100 <= m * step {
-            return Some(Lattice {
-                per_refresh: (m * step) as u64,
+            // A refresh worth more than 2⁶⁴ units has no lattice to keep.
+            return u64::try_from(m * step).ok().map(|per_refresh| Lattice {
+                per_refresh,
                 divisions: 1,
             });
         }
@@ -439,20 +440,28 @@ impl RenderCap {
         self.clock = self.clock.saturating_add(u128::from(raw.as_nanos()) * fps);
         if !self.started {
             self.started = true;
-            self.next = self.clock + interval;
+            self.next = self.clock.saturating_add(interval);
             return true;
         }
         let half = u128::from(spacing.as_nanos()) * fps / 2;
-        if self.clock + half < self.next {
+        let reach = self.clock.saturating_add(half);
+        if reach < self.next {
             return false;
         }
-        // Next tick one interval on; after a long gap, re-phase instead of
-        // bursting.
-        self.next += interval;
-        if self.next + interval <= self.clock {
-            self.next = self.clock + interval;
-        }
+        // The next tick is the first one this frame does not already cover:
+        // after a gap, ticks it skipped are not drawn in a burst.
+        let behind = reach - self.next;
+        self.next = self
+            .next
+            .saturating_add(interval.saturating_mul(behind / interval + 1));
         true
+    }
+
+    /// A frame that will not be drawn (a tick pump): its time passes for
+    /// the cap, and it takes no tick.
+    pub(crate) fn pass(&mut self, raw: Nanos) {
+        let fps = u128::from(self.max_fps.get());
+        self.clock = self.clock.saturating_add(u128::from(raw.as_nanos()) * fps);
     }
 }
 

@@ -186,7 +186,12 @@ impl Timestep {
         // 1 ns <= num/den <= 1 h, compared without division. den < 2³³, so the
         // product fits in u128 with room to spare.
         let g = gcd(num, den);
-        if num < den || num as u128 > MAX_STEP_NANOS as u128 * den as u128 {
+        // A step of 2⁶³ units or more would leave no headroom in the
+        // accumulator's 64-bit paths (and in the signed blend factor).
+        if num < den
+            || num as u128 > MAX_STEP_NANOS as u128 * den as u128
+            || num / g > i64::MAX as u64
+        {
             return Err(TimestepError::OutOfRange {
                 step_nanos: (num / g) as u128,
                 step_nanos_den: (den / g) as u128,

@@ -21,7 +21,7 @@ use evenstep_core::{
 const FROZEN: [(Paced, u64); 3] = [
     (Paced::Off, 0xeb30_b30e_075d_73b7),
     (Paced::Centred, 0x8593_7329_abcb_3ec0),
-    (Paced::SnappedCapped, 0x5c41_dc0a_08f5_2908),
+    (Paced::SnappedCapped, 0x2ca7_6d7f_a72a_ed21),
 ];
 
 /// The pacing configurations the trace is planned under.

@@ -402,3 +402,119 @@ fn snapping_stands_down_on_a_variable_refresh_display() {
     }
     assert!(!estimator.is_steady());
 }
+
+#[test]
+fn a_step_of_two_to_the_63_units_or_more_is_refused() {
+    // The blend factor and the 64-bit paths need headroom above the step.
+    assert!(Timestep::from_step_ratio(u64::MAX - 1, u64::from(u32::MAX)).is_err());
+    // Both under an hour a step; one is 2⁶³ units, one is one unit less.
+    assert!(Timestep::from_step_ratio(1 << 63, 3_000_001).is_err());
+    let largest = Timestep::from_step_ratio((1 << 63) - 1, 3_000_000).unwrap();
+    assert_eq!(largest.units_per_step(), (1 << 63) - 1);
+    let alpha = FrameLoop::new(largest, StepBudget::DEFAULT, Timestamp::ZERO)
+        .begin_frame(Timestamp::from_nanos(1))
+        .alpha();
+    assert!((0.0..1.0).contains(&alpha.as_f64()) && (0.0..1.0).contains(&alpha.as_f32()));
+}
+
+#[test]
+fn a_refresh_worth_more_than_64_bits_of_units_has_no_lattice_and_the_books_balance() {
+    let ts = Timestep::from_ratio(4_294_967_291, 2_305_843_010).unwrap();
+    let mut frames =
+        FrameLoop::new(ts, StepBudget::UNLIMITED, Timestamp::ZERO).with_pacing(snapped(2));
+    let per_step = i128::from(ts.units_per_step());
+    let mut now = 0_u64;
+    for frame in 0..40 {
+        now += u64::from(u32::MAX);
+        let before = i128::from(frames.remainder_units());
+        let plan = frames.begin_frame(Timestamp::from_nanos(now));
+        let submitted = i128::try_from(plan.scaled_units()).unwrap() + plan.phase_shift_units();
+        let accounted = i128::from(plan.steps_run()) * per_step
+            + i128::try_from(plan.dropped_units()).unwrap()
+            + i128::from(plan.remainder_units())
+            - before;
+        assert_eq!(submitted, accounted, "frame {frame}");
+    }
+}
+
+#[test]
+fn both_snapped_paths_see_the_same_lattice_after_an_unsnapped_outlier() {
+    // 1.1% off a 60 Hz step (no lattice), then an outlier that pulls the
+    // period inside 1% without being snapped, then a snapped frame.
+    let tolerance = Pacing::snapped(Duration::from_micros(100)).unwrap();
+    let mut fast = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO)
+        .with_pacing(tolerance);
+    let mut general = fast.clone();
+    general.set_render_cap(NonZeroU32::new(1_000_000));
+    let d = 16_850_000_u64;
+    let mut deltas = vec![d; 40];
+    deltas.extend([d - 320_000, d + 80_000, d, d, d, d, d]);
+    let mut now = 0;
+    for (i, delta) in deltas.into_iter().enumerate() {
+        now += delta;
+        let a = fast.begin_frame(Timestamp::from_nanos(now));
+        let b = general.begin_frame(Timestamp::from_nanos(now));
+        assert_eq!(a, b, "frame {i}");
+    }
+}
+
+#[test]
+fn a_paused_snapped_loop_keeps_its_alpha() {
+    let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO)
+        .with_pacing(snapped(1));
+    let mut now = 0;
+    for _ in 0..30 {
+        now += 16_666_667;
+        let _ = frames.begin_frame(Timestamp::from_nanos(now));
+    }
+    now += 16_666_667 + 1_500_000; // off the lattice, not snapped
+    let _ = frames.begin_frame(Timestamp::from_nanos(now));
+    frames.set_speed(evenstep_core::Speed::PAUSED);
+    let before = frames.alpha();
+    now += 16_666_667;
+    let plan = frames.begin_frame(Timestamp::from_nanos(now));
+    assert_eq!(plan.alpha(), before);
+    assert_eq!(plan.phase_shift_units(), 0);
+    assert!(!plan.snapped(), "a paused frame is not snapped");
+}
+
+#[test]
+fn the_render_cap_never_draws_two_frames_in_a_row_after_a_hitch() {
+    let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO);
+    frames.set_render_cap(NonZeroU32::new(30));
+    let frame = 16_666_667_u64;
+    let mut stamps: Vec<u64> = (1..=6).map(|k| k * frame).collect();
+    let mut t = stamps[5] + 56_000_000; // between one and two cap intervals
+    for _ in 0..10 {
+        stamps.push(t);
+        t += frame;
+    }
+    let rendered: Vec<bool> = stamps
+        .iter()
+        .map(|&s| frames.begin_frame(Timestamp::from_nanos(s)).render())
+        .collect();
+    assert!(rendered.windows(2).all(|w| !(w[0] && w[1])), "{rendered:?}");
+    assert!(rendered.iter().filter(|&&r| r).count() >= 7);
+}
+
+#[test]
+fn hidden_frames_spend_no_render_of_the_cap() {
+    let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO);
+    frames.set_render_cap(NonZeroU32::new(30));
+    let mut now = 0;
+    let mut rendered = 0;
+    for _ in 0..120 {
+        now += 8_333_333;
+        assert!(
+            !frames
+                .begin_hidden_frame(Timestamp::from_nanos(now))
+                .render()
+        );
+        now += 8_333_334;
+        rendered += usize::from(frames.begin_frame(Timestamp::from_nanos(now)).render());
+    }
+    assert_eq!(
+        rendered, 60,
+        "30 renders a second over 2 s, hidden frames between"
+    );
+}

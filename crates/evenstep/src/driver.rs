@@ -173,6 +173,9 @@ pub struct Loop<S> {
     /// The tick the running pump's planned steps end at; after a panic,
     /// `steps_end - tick` steps were never begun.
     steps_end: u64,
+    /// The running pump's budget drops (units, steps) until its statistics
+    /// are recorded: a panic in between reports them on recovery.
+    unrecorded_drop: (u128, u64, Timestep),
     /// `tick · dt` as whole nanoseconds and a remainder in 1/Q ns, kept by
     /// addition so that a step costs no division.
     sim_clock: (Nanos, u64),
@@ -353,6 +356,9 @@ impl<S> Loop<S> {
             Run::Running => {}
         }
         self.in_pump = true;
+        // No step of this pump is planned yet: a panic before the plan
+        // abandons nothing.
+        self.steps_end = self.tick;
 
         // 1. The accounting reading, and control requests made since the
         //    previous pump.
@@ -372,8 +378,16 @@ impl<S> Loop<S> {
         // 3. Jobs, before any step can need their results.
         let jobs = self.jobs.run(state);
 
-        // 4. Plan; the budget has clamped and reported.
-        let plan = self.frames.begin_frame(now);
+        // 4. Plan; the budget has clamped and reported. A tick pump draws
+        //    nothing, so it spends no render of the render cap.
+        let plan = match kind {
+            PumpKind::Paint => self.frames.begin_frame(now),
+            PumpKind::Tick => self.frames.begin_hidden_frame(now),
+        };
+        // Planned from here on: a panic in the stall hook abandons them all,
+        // and the budget's drops must still be reported.
+        self.steps_end = self.tick.saturating_add(plan.steps_run());
+        self.unrecorded_drop = (plan.dropped_units(), plan.steps_dropped(), plan.timestep());
         if plan.clamped()
             && let Some(hook) = self.on_stall.as_mut()
         {
@@ -400,6 +414,9 @@ impl<S> Loop<S> {
                 render(state, &frame);
             }
         }
+        // `stop` from a render also takes effect at once: the next pump does
+        // not run.
+        let stopped = stopped || self.control.stop_requested();
         let end = if rendered {
             self.clock.now()
         } else {
@@ -419,6 +436,8 @@ impl<S> Loop<S> {
             timestep: plan.timestep(),
             abandoned_steps: plan.steps_run() - steps,
         });
+        self.unrecorded_drop.1 = 0;
+        self.unrecorded_drop.0 = 0;
 
         if stopped {
             self.control.clear_stop();
@@ -455,6 +474,7 @@ impl<S> Loop<S> {
             return None;
         }
         self.in_pump = true;
+        self.steps_end = self.tick;
         let plan = self.frames.catch_up(Nanos::from_duration(span));
         let steps = self.run_steps(state, plan.steps_run());
         let stopped = self.control.stop_requested();
@@ -566,7 +586,7 @@ impl<S> Loop<S> {
 
     /// Puts the loop in its documented post-panic state if a callback
     /// panicked out of the previous pump: stopped, with the steps the pump
-    /// never began reported as dropped.
+    /// never began, and the steps its budget refused, reported as dropped.
     fn recover(&mut self) {
         if std::mem::take(&mut self.in_pump) {
             self.control.clear_stop();
@@ -574,6 +594,12 @@ impl<S> Loop<S> {
             let abandoned = self.steps_end.saturating_sub(self.tick);
             self.stats
                 .record_abandoned(abandoned, self.frames.timestep());
+            // The budget's drops of that pump, which its statistics never
+            // recorded.
+            let (units, steps, timestep) = self.unrecorded_drop;
+            self.unrecorded_drop.0 = 0;
+            self.unrecorded_drop.1 = 0;
+            self.stats.record_dropped(units, steps, timestep);
             // The step clock lived in locals of the pump that panicked.
             let timestep = self.frames.timestep();
             let units = u128::from(self.tick) * u128::from(timestep.units_per_step());
@@ -843,6 +869,7 @@ impl<S> LoopBuilder<S> {
             })),
             in_pump: false,
             steps_end: 0,
+            unrecorded_drop: (0, 0, self.timestep),
             sim_clock: (Nanos::ZERO, 0),
             step_split: (
                 self.timestep.units_per_step() / self.timestep.units_per_nanosecond(),

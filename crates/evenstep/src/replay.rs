@@ -245,9 +245,17 @@ impl<E> InputLog<E> {
     }
 
     /// [`end_tick`](InputLog::end_tick), hashing only on checkpoint ticks.
+    /// Ending a tick already ended (or an earlier one) records nothing, so
+    /// checkpoints stay one per tick and in order.
     pub fn end_tick_with(&mut self, tick: u64, state_hash: impl FnOnce() -> u64) {
-        self.ticks = self.ticks.max(tick + 1);
-        if (tick + 1) % self.checkpoint_every.get() == 0 {
+        let Some(count) = tick.checked_add(1) else {
+            return; // tick u64::MAX: no tick after it to count to
+        };
+        if count <= self.ticks {
+            return;
+        }
+        self.ticks = count;
+        if count % self.checkpoint_every.get() == 0 {
             self.checkpoints.push((tick, state_hash()));
         }
     }
@@ -320,10 +328,11 @@ impl<S, E: Input<S>> ReplaySource<S> for InputLog<E> {
     fn checkpoint(&self, tick: u64) -> Option<u64> {
         // Checkpoints are every N ticks: locate by arithmetic, then confirm.
         let every = self.checkpoint_every.get();
-        if (tick + 1) % every != 0 {
+        let count = tick.checked_add(1)?;
+        if count % every != 0 {
             return None;
         }
-        let index = usize::try_from((tick + 1) / every - 1).ok()?;
+        let index = usize::try_from(count / every - 1).ok()?;
         match self.checkpoints.get(index) {
             Some(&(t, hash)) if t == tick => Some(hash),
             _ => self

@@ -322,11 +322,7 @@ impl Collector {
         }
         self.steps_last_pump = sample.steps;
         let (dropped_units, dropped_steps) = sample.dropped;
-        if dropped_units > 0 {
-            self.dropped_units = self.dropped_units.saturating_add(dropped_units);
-            self.dropped = sample.timestep.units_to_nanos(self.dropped_units);
-            self.dropped_steps = self.dropped_steps.saturating_add(dropped_steps);
-        }
+        self.record_dropped(dropped_units, dropped_steps, sample.timestep);
         if sample.abandoned_steps > 0 {
             self.record_abandoned(sample.abandoned_steps, sample.timestep);
         }
@@ -335,6 +331,21 @@ impl Collector {
             self.paints += 1;
             self.fps_count += 1;
             self.record_gap(sample.now);
+        }
+    }
+
+    /// Adds time the step budget dropped.
+    #[inline]
+    pub(crate) fn record_dropped(
+        &mut self,
+        units: u128,
+        steps: u64,
+        timestep: evenstep_core::Timestep,
+    ) {
+        if units > 0 {
+            self.dropped_units = self.dropped_units.saturating_add(units);
+            self.dropped = timestep.units_to_nanos(self.dropped_units);
+            self.dropped_steps = self.dropped_steps.saturating_add(steps);
         }
     }
 

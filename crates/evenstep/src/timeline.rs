@@ -271,17 +271,21 @@ impl<S> Timeline<S> {
             return;
         };
         let repeats;
-        if let Some(period) = timer.period {
+        let next_due = timer.period.map(|period| {
             // Every period boundary in (due - period, now] is covered.
             let covered = (now - entry.due).as_nanos() / period.as_nanos();
-            repeats = covered + 1;
-            timer.due = entry.due + period.saturating_mul(repeats);
-            self.heap.push(Reverse(Entry {
-                due: timer.due,
-                ..entry
-            }));
+            (covered + 1, entry.due + period.saturating_mul(covered + 1))
+        });
+        if let Some((covered, due)) = next_due
+            && due > now
+        {
+            repeats = covered;
+            timer.due = due;
+            self.heap.push(Reverse(Entry { due, ..entry }));
         } else {
-            repeats = 1;
+            // A one-shot, or a repeating timer whose next due time would be
+            // past the end of time (it saturated): this is its last call.
+            repeats = next_due.map_or(1, |(covered, _)| covered);
             slot.timer = None;
             slot.generation = slot.generation.wrapping_add(1);
             self.free.push(entry.slot);

@@ -289,3 +289,96 @@ fn the_builder_takes_a_pacing() {
     assert_eq!(game_loop.planner().pacing(), evenstep::Pacing::OFF);
     assert_eq!(game_loop.planner().remainder_units(), 0);
 }
+
+#[test]
+fn stop_from_a_render_stops_the_loop_at_the_end_of_that_pump() {
+    let clock = ManualClock::new();
+    let mut game_loop = game_loop(&clock);
+    game_loop.on_render(|_, frame| frame.control().stop());
+    let mut game = Game::default();
+    game_loop.start();
+    clock.advance(ms(20));
+    let report = game_loop.pump(&mut game, PumpKind::Paint).report().unwrap();
+    assert!(report.stopped);
+    clock.advance(ms(50));
+    assert_eq!(game_loop.pump(&mut game, PumpKind::Paint), Pump::Stopped);
+    assert_eq!(game.ticks.len(), 1, "no update ran after the stop");
+}
+
+#[test]
+fn a_panicking_stall_hook_reports_the_planned_steps_as_dropped() {
+    let clock = ManualClock::new();
+    let mut game_loop = game_loop(&clock);
+    game_loop.on_stall(|_, _| panic!("stall hook"));
+    let mut game = Game::default();
+    game_loop.start();
+    clock.advance(ms(200)); // 10 steps due at 50 Hz (and the centred 10 ms): 5 run
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        game_loop.pump(&mut game, PumpKind::Paint)
+    }));
+    assert!(result.is_err());
+    game_loop.start();
+    assert_eq!(game.ticks.len(), 0);
+    // Five planned steps never began, and six the budget refused.
+    assert_eq!(game_loop.stats().dropped_steps, 5 + 5);
+}
+
+#[test]
+fn a_panic_before_the_plan_abandons_no_steps() {
+    let clock = ManualClock::new();
+    let mut game_loop = game_loop(&clock);
+    game_loop.on_update(|_, step| {
+        if step.tick() == 0 {
+            step.control().stop();
+        }
+    });
+    let job = game_loop.coalesce(|_| panic!("job"));
+    let mut game = Game::default();
+    game_loop.start();
+    clock.advance(ms(50)); // 3 steps planned, 1 begun, 2 abandoned by the stop
+    let _ = game_loop.pump(&mut game, PumpKind::Paint);
+    let after_stop = game_loop.stats().dropped_steps;
+    assert_eq!(after_stop, 2);
+    game_loop.start();
+    job.request();
+    clock.advance(ms(1));
+    assert!(
+        catch_unwind(AssertUnwindSafe(
+            || game_loop.pump(&mut game, PumpKind::Paint)
+        ))
+        .is_err()
+    );
+    game_loop.start();
+    assert_eq!(
+        game_loop.stats().dropped_steps,
+        after_stop,
+        "nothing more was planned"
+    );
+}
+
+#[test]
+fn tick_pumps_do_not_use_up_the_render_cap() {
+    let clock = ManualClock::new();
+    let mut game_loop = Loop::<Game>::builder()
+        .clock(clock.clone())
+        .render_cap(std::num::NonZeroU32::new(30))
+        .build()
+        .unwrap();
+    game_loop.on_render(|_, _| {});
+    let mut game = Game::default();
+    game_loop.start();
+    let mut rendered = 0;
+    for _ in 0..120 {
+        clock.advance(Duration::from_nanos(8_333_333));
+        let _ = game_loop.pump(&mut game, PumpKind::Tick);
+        clock.advance(Duration::from_nanos(8_333_334));
+        rendered += usize::from(
+            game_loop
+                .pump(&mut game, PumpKind::Paint)
+                .report()
+                .unwrap()
+                .rendered,
+        );
+    }
+    assert_eq!(rendered, 60);
+}

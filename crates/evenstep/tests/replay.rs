@@ -351,3 +351,20 @@ fn loading_a_log_recorded_at_another_timestep_is_refused_with_a_clear_error() {
         "{error}"
     );
 }
+
+#[test]
+fn the_last_possible_tick_neither_overflows_nor_checkpoints() {
+    use evenstep::ReplaySource;
+    let mut log = InputLog::<Kick>::new(Timestep::HZ_60, NonZeroU64::new(1).unwrap());
+    log.end_tick(u64::MAX, 7);
+    assert!(log.checkpoints().is_empty());
+    assert_eq!(
+        <InputLog<Kick> as ReplaySource<World>>::checkpoint(&log, u64::MAX),
+        None
+    );
+    // Ending a tick twice records one checkpoint.
+    let mut log = InputLog::<Kick>::new(Timestep::HZ_60, NonZeroU64::new(1).unwrap());
+    log.end_tick(0, 1);
+    log.end_tick(0, 2);
+    assert_eq!(log.checkpoints(), [(0, 1)]);
+}

@@ -272,3 +272,20 @@ fn a_sim_timer_lands_on_the_same_tick_at_any_frame_rate() {
     assert_eq!(tick_of_timer(ms(33)), at_60);
     assert_eq!(tick_of_timer(Duration::from_nanos(6_944_444)), at_60);
 }
+
+#[test]
+fn a_repeating_timer_at_the_end_of_time_fires_once_more_and_is_disarmed() {
+    let mut timeline = Timeline::<Vec<u64>>::new();
+    timeline
+        .every(Duration::from_secs(1), |log, fire| log.push(fire.repeats()))
+        .unwrap();
+    let mut log = Vec::new();
+    timeline.advance(&mut log, Duration::MAX); // saturates at Nanos::MAX
+    assert_eq!(log.len(), 1);
+    assert!(timeline.is_empty(), "no next due time fits");
+    let mut other = Timeline::<u64>::new();
+    other.every(Duration::MAX, |n, _| *n += 1).unwrap();
+    let mut n = 0;
+    other.advance_to(&mut n, Nanos::MAX);
+    assert_eq!(n, 1);
+}
