@@ -11,17 +11,7 @@ pub(crate) fn parse_scaled(text: &str, scale: u32) -> Option<u128> {
     if text.contains(['e', 'E']) {
         return parse_exponent_form(text, scale);
     }
-    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
-    if whole.is_empty() && fraction.is_empty() {
-        return None;
-    }
-    if !whole
-        .bytes()
-        .chain(fraction.bytes())
-        .all(|b| b.is_ascii_digit())
-    {
-        return None;
-    }
+    let (whole, fraction) = split_plain(text)?;
     let mut value: u128 = 0;
     for b in whole.bytes() {
         value = value.checked_mul(10)?.checked_add(u128::from(b - b'0'))?;
@@ -36,6 +26,17 @@ pub(crate) fn parse_scaled(text: &str, scale: u32) -> Option<u128> {
         value = value.checked_add(1)?;
     }
     Some(value)
+}
+
+/// Splits plain digits with an optional point into the digits before and
+/// after it. `None` when there are no digits at all or anything else appears.
+fn split_plain(text: &str) -> Option<(&str, &str)> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits = whole.bytes().chain(fraction.bytes());
+    if (whole.is_empty() && fraction.is_empty()) || !digits.clone().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((whole, fraction))
 }
 
 /// The exponent form, through `f64` (it is rare in timestamp files, and its
@@ -56,17 +57,7 @@ fn parse_exponent_form(text: &str, scale: u32) -> Option<u128> {
 /// point, or that does not fit.
 pub(crate) fn parse_fraction(text: &str) -> Option<(u64, u64)> {
     let text = text.trim();
-    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
-    if whole.is_empty() && fraction.is_empty() {
-        return None;
-    }
-    if !whole
-        .bytes()
-        .chain(fraction.bytes())
-        .all(|b| b.is_ascii_digit())
-    {
-        return None;
-    }
+    let (whole, fraction) = split_plain(text)?;
     let mut numerator: u64 = 0;
     let mut denominator: u64 = 1;
     for b in whole.bytes() {
