@@ -29,7 +29,9 @@ fn broadcast_decimals_mean_a_thousand_over_a_thousand_and_one() {
 
 #[test]
 fn anything_else_is_refused_naming_the_accepted_forms() {
-    for text in ["0", "-60", "abc", "60/0", "", "1e3", "2000000"] {
+    for text in [
+        "0", "-60", "abc", "60/0", "", ".", "6.0.1", "1e3", "2000000",
+    ] {
         let error = text.parse::<Rate>().unwrap_err().to_string();
         assert!(error.contains(&format!("`{text}`")), "{error}");
         assert!(error.contains("N/D") && error.contains("59.94"), "{error}");
