@@ -387,11 +387,12 @@ impl<S> Loop<S> {
         // Planned from here on: a panic in the stall hook abandons them all,
         // and the budget's drops must still be reported.
         self.steps_end = self.tick.saturating_add(plan.steps_run());
-        self.unrecorded_drop = (plan.dropped_units(), plan.steps_dropped(), plan.timestep());
-        if plan.clamped()
-            && let Some(hook) = self.on_stall.as_mut()
-        {
-            hook(state, &plan);
+        if plan.clamped() {
+            // Only a clamped plan drops time.
+            self.unrecorded_drop = (plan.dropped_units(), plan.steps_dropped(), plan.timestep());
+            if let Some(hook) = self.on_stall.as_mut() {
+                hook(state, &plan);
+            }
         }
 
         // 5. The fixed steps.
@@ -436,8 +437,10 @@ impl<S> Loop<S> {
             timestep: plan.timestep(),
             abandoned_steps: plan.steps_run() - steps,
         });
-        self.unrecorded_drop.1 = 0;
-        self.unrecorded_drop.0 = 0;
+        if plan.clamped() {
+            self.unrecorded_drop.1 = 0;
+            self.unrecorded_drop.0 = 0;
+        }
 
         if stopped {
             self.control.clear_stop();
