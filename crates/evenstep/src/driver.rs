@@ -528,36 +528,50 @@ impl<S> Loop<S> {
         let tick = &mut self.tick;
         let sim = &mut self.sim;
         let mut ran = 0;
-        while ran < count {
-            // The tick lives in `self`, not a local, so a panicking update
-            // leaves it exact: the step that panicked is never re-run.
-            step.tick = *tick;
-            *tick = step.tick.saturating_add(1);
-            ran += 1;
-            if !sim_idle {
-                advance_step_clock(&mut end, &mut end_frac, (step_whole, step_frac), per_nano);
-                sim.advance_to(state, end);
-            }
-            let mut stopped = false;
-            for (_, update) in updates.iter_mut() {
+        // The tick lives in `self`, not a local, so a panicking update leaves
+        // it exact: the step that panicked is never re-run.
+        // A macro, not a closure: the closure was not inlined, and the clock
+        // it borrowed lived in memory for the whole loop.
+        macro_rules! begin_step {
+            () => {
+                step.tick = *tick;
+                *tick = step.tick.saturating_add(1);
+                if !sim_idle {
+                    advance_step_clock(&mut end, &mut end_frac, (step_whole, step_frac), per_nano);
+                    sim.advance_to(state, end);
+                }
+            };
+        }
+        if let [(_, update)] = updates {
+            // One subscriber, the usual case: no inner loop to enter.
+            while ran < count {
+                begin_step!();
+                ran += 1;
                 update(state, &step);
                 if control.stop_requested() {
-                    stopped = true;
                     break;
                 }
             }
-            if stopped {
-                break;
+        } else {
+            'steps: while ran < count {
+                begin_step!();
+                ran += 1;
+                for (_, update) in updates.iter_mut() {
+                    update(state, &step);
+                    if control.stop_requested() {
+                        break 'steps;
+                    }
+                }
             }
         }
         if sim_idle {
-            // The clock was not needed step by step: catch it up in a tight
-            // loop, away from the calls (no division either).
-            for _ in 0..ran {
-                advance_step_clock(&mut end, &mut end_frac, (step_whole, step_frac), per_nano);
-            }
+            // The clock was not needed step by step: catch it up now, away
+            // from the calls.
+            (end, end_frac) =
+                catch_up_step_clock(end, end_frac, (step_whole, step_frac), per_nano, ran);
         }
         self.sim_clock = (end, end_frac);
+        debug_assert_eq!(self.sim_clock, step_clock_at(timestep, self.tick));
         ran
     }
 
@@ -604,10 +618,7 @@ impl<S> Loop<S> {
             self.unrecorded_drop.1 = 0;
             self.stats.record_dropped(units, steps, timestep);
             // The step clock lived in locals of the pump that panicked.
-            let timestep = self.frames.timestep();
-            let units = u128::from(self.tick) * u128::from(timestep.units_per_step());
-            let per_nano = u128::from(timestep.units_per_nanosecond());
-            self.sim_clock = (timestep.sim_time(self.tick), (units % per_nano) as u64);
+            self.sim_clock = step_clock_at(self.frames.timestep(), self.tick);
         }
     }
 
@@ -694,6 +705,46 @@ impl<S> fmt::Debug for Loop<S> {
 /// Moves a step clock (whole nanoseconds, and a fraction in 1/`per_nano`
 /// ns) on by one step.
 #[inline]
+/// The end of step `tick - 1` as whole nanoseconds and the fraction past them
+/// in accumulator units: what the step clock holds before step `tick`.
+fn step_clock_at(timestep: Timestep, tick: u64) -> (Nanos, u64) {
+    let units = u128::from(tick) * u128::from(timestep.units_per_step());
+    let per_nano = u128::from(timestep.units_per_nanosecond());
+    (timestep.sim_time(tick), (units % per_nano) as u64)
+}
+
+/// [`advance_step_clock`] `steps` times. A few steps (a frame's) are added one
+/// by one, which costs less than a division; a long run (a catch-up) at once.
+/// Each step adds less than a nanosecond's worth of fraction, so the carries
+/// are exactly the whole nanoseconds the fractions sum to.
+fn catch_up_step_clock(
+    mut end: Nanos,
+    mut frac: u64,
+    step: (u64, u64),
+    per_nano: u64,
+    steps: u64,
+) -> (Nanos, u64) {
+    if steps < 16 {
+        for _ in 0..steps {
+            advance_step_clock(&mut end, &mut frac, step, per_nano);
+        }
+        return (end, frac);
+    }
+    let fraction = u128::from(frac) + u128::from(steps) * u128::from(step.1);
+    let (carries, rest) = match u64::try_from(fraction) {
+        Ok(fraction) => (u128::from(fraction / per_nano), fraction % per_nano),
+        Err(_) => (
+            fraction / u128::from(per_nano),
+            (fraction % u128::from(per_nano)) as u64,
+        ),
+    };
+    let whole = u128::from(steps) * u128::from(step.0) + carries;
+    (
+        end + Nanos::from_nanos(u64::try_from(whole).unwrap_or(u64::MAX)),
+        rest,
+    )
+}
+
 fn advance_step_clock(end: &mut Nanos, frac: &mut u64, step: (u64, u64), per_nano: u64) {
     *end += Nanos::from_nanos(step.0);
     *frac += step.1;

@@ -83,3 +83,53 @@ fn an_hour_without_pumps_is_never_credited_by_the_loop_itself() {
         Nanos::from_millis(3_600_000 - 250)
     );
 }
+
+#[test]
+fn a_long_catch_up_without_sim_timers_keeps_the_sim_clock_exact_to_the_nanosecond() {
+    // 60 Hz steps are 16,666,666⅔ ns: the step clock carries a nanosecond
+    // every third step. A catch-up with no sim timer skips the clock step by
+    // step and settles it at the end; a timer armed afterwards must see the
+    // same clock as if it had been kept all along.
+    #[derive(Default)]
+    struct Counter {
+        steps: u64,
+        fired_after: Vec<u64>,
+    }
+    let clock = ManualClock::new();
+    let mut game_loop = Loop::<Counter>::builder()
+        .clock(clock.clone())
+        .timestep(Timestep::HZ_60)
+        .build()
+        .unwrap();
+    game_loop.on_update(|counter, _| counter.steps += 1);
+    game_loop.start();
+    let mut counter = Counter::default();
+    let done = game_loop
+        .catch_up(&mut counter, Duration::from_secs(10))
+        .unwrap();
+    assert_eq!(done.steps, 600);
+    assert_eq!(game_loop.sim_time(), Nanos::from_secs(10));
+    // Step 600 ends at 10,016,666,666⅔ ns: a timer due 16,666,666 ns from
+    // now is due within it, and one due a nanosecond later is not.
+    game_loop
+        .sim()
+        .after(Duration::from_nanos(16_666_666), |counter, _| {
+            counter.fired_after.push(counter.steps);
+        })
+        .unwrap();
+    game_loop
+        .sim()
+        .after(Duration::from_nanos(16_666_667), |counter, _| {
+            counter.fired_after.push(counter.steps);
+        })
+        .unwrap();
+    game_loop
+        .catch_up(&mut counter, Duration::from_millis(34))
+        .unwrap();
+    assert_eq!(counter.steps, 602);
+    assert_eq!(
+        counter.fired_after,
+        [600, 601],
+        "each timer fires before the updates of the step it falls due in"
+    );
+}
