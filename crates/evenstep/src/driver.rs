@@ -502,7 +502,9 @@ impl<S> Loop<S> {
     #[inline]
     fn run_steps(&mut self, state: &mut S, count: u64) -> u64 {
         let timestep = self.frames.timestep();
-        self.steps_end = self.tick.saturating_add(count);
+        let first_tick = self.tick;
+        let steps_end = first_tick.saturating_add(count);
+        self.steps_end = steps_end;
         // Each step's end time, kept as whole nanoseconds plus a fraction in
         // 1/Q ns and advanced by addition: no division inside the loop. Kept
         // in locals and written back after the loop; a panic recomputes it.
@@ -527,15 +529,18 @@ impl<S> Loop<S> {
         let updates = &mut self.updates[..];
         let tick = &mut self.tick;
         let sim = &mut self.sim;
-        let mut ran = 0;
-        // The tick lives in `self`, not a local, so a panicking update leaves
-        // it exact: the step that panicked is never re-run.
+        // The next tick is kept in a register and stored to `self` before
+        // each step's calls, so a panicking update leaves it exact (the step
+        // that panicked is never re-run) without a reload after every call.
+        let mut next_tick = *tick;
         // A macro, not a closure: the closure was not inlined, and the clock
         // it borrowed lived in memory for the whole loop.
         macro_rules! begin_step {
             () => {
-                step.tick = *tick;
-                *tick = step.tick.saturating_add(1);
+                step.tick = next_tick;
+                // Below `steps_end`, so no overflow.
+                next_tick += 1;
+                *tick = next_tick;
                 if !sim_idle {
                     advance_step_clock(&mut end, &mut end_frac, (step_whole, step_frac), per_nano);
                     sim.advance_to(state, end);
@@ -544,18 +549,16 @@ impl<S> Loop<S> {
         }
         if let [(_, update)] = updates {
             // One subscriber, the usual case: no inner loop to enter.
-            while ran < count {
+            while next_tick < steps_end {
                 begin_step!();
-                ran += 1;
                 update(state, &step);
                 if control.stop_requested() {
                     break;
                 }
             }
         } else {
-            'steps: while ran < count {
+            'steps: while next_tick < steps_end {
                 begin_step!();
-                ran += 1;
                 for (_, update) in updates.iter_mut() {
                     update(state, &step);
                     if control.stop_requested() {
@@ -564,6 +567,7 @@ impl<S> Loop<S> {
                 }
             }
         }
+        let ran = next_tick - first_tick;
         if sim_idle {
             // The clock was not needed step by step: catch it up now, away
             // from the calls.
