@@ -241,12 +241,27 @@ impl<C, T: Lerp> Tweens<C, T> {
     /// then, after every update of the step, their completions in start
     /// order. Allocates nothing once running.
     pub fn step(&mut self, ctx: &mut C) {
-        let (slots, slot_of) = (&mut self.slots, &mut self.slot_of);
-        let (done, completions) = (&mut self.done, &mut self.completions);
-        self.running.retain_mut(|r| {
+        // A plain loop first (a closure handed to `retain_mut` was not
+        // inlined, and every tween paid for the call); the rare step on which
+        // a tween ends then takes a second pass to remove it.
+        let mut any_ended = false;
+        for r in &mut self.running {
             r.steps += 1;
             if r.steps >= r.end_step {
                 (r.on_update)(ctx, r.to.clone());
+                any_ended = true;
+            } else {
+                let t = r.ease.apply(f64::from(r.steps) / r.total);
+                (r.on_update)(ctx, r.from.lerp(&r.to, t));
+            }
+        }
+        if any_ended {
+            let (slots, slot_of) = (&mut self.slots, &mut self.slot_of);
+            let (done, completions) = (&mut self.done, &mut self.completions);
+            self.running.retain(|r| {
+                if r.steps < r.end_step {
+                    return true;
+                }
                 if r.completes
                     && let Some(complete) = completions.remove(&r.handle)
                 {
@@ -258,12 +273,8 @@ impl<C, T: Lerp> Tweens<C, T> {
                     slots.remove(&slot);
                 }
                 false
-            } else {
-                let t = r.ease.apply(f64::from(r.steps) / r.total);
-                (r.on_update)(ctx, r.from.lerp(&r.to, t));
-                true
-            }
-        });
+            });
+        }
         for complete in self.done.drain(..) {
             complete(ctx);
         }

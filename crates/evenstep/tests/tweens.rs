@@ -222,3 +222,34 @@ fn interpolated_values_blend_and_teleports_do_not_smear() {
     assert_eq!(x.at_f64(0.3), [100.0, 100.0]);
     assert_eq!(x.current(), &[100.0, 100.0]);
 }
+
+#[test]
+fn a_tween_that_ends_leaves_the_others_running_in_start_order() {
+    let log = Rc::new(RefCell::new(Vec::new()));
+    let mut tweens = Tweens::<(), f64>::new(Timestep::HZ_60);
+    // 60 Hz: "a" and "c" last three steps, "b" one (10 ms is under a step).
+    let mut handles = Vec::new();
+    for (name, duration) in [("a", ms(50)), ("b", ms(10)), ("c", ms(50))] {
+        let (on_update, on_complete) = (log.clone(), log.clone());
+        handles.push(
+            tweens.start(
+                Tween::new(0.0, 3.0, duration, move |(), v| {
+                    on_update.borrow_mut().push(format!("{name} {v}"));
+                })
+                .on_complete(move |()| on_complete.borrow_mut().push(format!("{name} done"))),
+            ),
+        );
+    }
+    tweens.step(&mut ());
+    assert_eq!(tweens.len(), 2);
+    assert!(tweens.is_running(handles[0]) && !tweens.is_running(handles[1]));
+    tweens.step(&mut ());
+    tweens.step(&mut ());
+    assert!(tweens.is_empty());
+    assert_eq!(
+        *log.borrow(),
+        [
+            "a 1", "b 3", "c 1", "b done", "a 2", "c 2", "a 3", "c 3", "a done", "c done"
+        ]
+    );
+}
