@@ -201,6 +201,10 @@ impl FrameLoop {
     /// (`tests/pacing.rs` checks both).
     #[inline]
     fn plan_snapped_frame(&mut self, raw: Nanos) -> FramePlan {
+        if self.hidden {
+            // A hidden wake-up is not a refresh: nothing to learn or snap.
+            return self.plan_any_frame(raw, true);
+        }
         self.estimator.observe(raw);
         let Some((snapped_units, raw_units, lattice)) = self.snap_fit(raw) else {
             return self.plan_any_frame(raw, true);
@@ -297,7 +301,7 @@ impl FrameLoop {
     /// adjustment that makes it exactly `k` periods (exactly `k` lattice
     /// refreshes when the period fits the step), and the lattice.
     fn snap(&mut self, raw: Nanos, observed: bool) -> Option<(i128, Option<Lattice>)> {
-        if !self.pacing.is_snapped() {
+        if !self.pacing.is_snapped() || self.hidden {
             return None;
         }
         if !observed {
@@ -375,10 +379,11 @@ impl FrameLoop {
     }
 
     /// Plans a frame that will not be drawn: a wake-up while the window is
-    /// hidden or minimized. Exactly [`begin_frame`](FrameLoop::begin_frame),
-    /// except that the render cap lets the frame's time pass without
-    /// spending a render on it, and the plan's [`render`](FramePlan::render)
-    /// is false.
+    /// hidden or minimized. The same as [`begin_frame`](FrameLoop::begin_frame)
+    /// (the steps, the budget, centring), except that the plan's
+    /// [`render`](FramePlan::render) is false, the render cap lets the
+    /// frame's time pass without spending a render on it, and snapped pacing
+    /// neither learns the delta as a display refresh nor snaps it.
     pub fn begin_hidden_frame(&mut self, now: Timestamp) -> FramePlan {
         self.hidden = true;
         let mut plan = self.begin_frame(now);

@@ -443,7 +443,9 @@ impl RenderCap {
             self.next = self.clock.saturating_add(interval);
             return true;
         }
-        let half = u128::from(spacing.as_nanos()) * fps / 2;
+        // A frame claims at most half an interval ahead: a hitch frame's own
+        // long delta must not mark the next tick as already drawn.
+        let half = (u128::from(spacing.as_nanos()) * fps).min(interval) / 2;
         let reach = self.clock.saturating_add(half);
         if reach < self.next {
             return false;

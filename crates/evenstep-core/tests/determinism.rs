@@ -21,7 +21,7 @@ use evenstep_core::{
 const FROZEN: [(Paced, u64); 3] = [
     (Paced::Off, 0xeb30_b30e_075d_73b7),
     (Paced::Centred, 0x8593_7329_abcb_3ec0),
-    (Paced::SnappedCapped, 0x2ca7_6d7f_a72a_ed21),
+    (Paced::SnappedCapped, 0x10af_6d05_a11c_167f),
 ];
 
 /// The pacing configurations the trace is planned under.

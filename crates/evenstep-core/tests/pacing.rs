@@ -518,3 +518,57 @@ fn hidden_frames_spend_no_render_of_the_cap() {
         "30 renders a second over 2 s, hidden frames between"
     );
 }
+
+#[test]
+fn a_cap_at_the_display_rate_draws_the_frame_after_a_missed_refresh() {
+    let frame = 16_666_667_u64;
+    // 60 Hz with refresh 7 missed: the frame at 8 spans two periods.
+    let mut stamps: Vec<u64> = (1..=6).map(|k| k * frame).collect();
+    stamps.extend((8..=14).map(|k| k * frame));
+    let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO);
+    frames.set_render_cap(NonZeroU32::new(60));
+    let rendered: Vec<bool> = stamps
+        .iter()
+        .map(|&s| frames.begin_frame(Timestamp::from_nanos(s)).render())
+        .collect();
+    assert_eq!(rendered, [true; 13]);
+}
+
+#[test]
+fn a_cap_at_the_display_rate_draws_every_frame_through_jitter_and_misses() {
+    let stamps = display(60, 1, 2_000, 1_500_000, 20, 31);
+    let mut frames = FrameLoop::new(
+        Timestep::HZ_60,
+        StepBudget::DEFAULT,
+        Timestamp::from_nanos(stamps[0]),
+    );
+    frames.set_render_cap(NonZeroU32::new(60));
+    let rendered = stamps
+        .iter()
+        .filter(|&&t| frames.begin_frame(Timestamp::from_nanos(t)).render())
+        .count();
+    assert_eq!(rendered, 2_000);
+}
+
+#[test]
+fn hidden_frames_teach_the_snapping_estimator_nothing() {
+    let period = 16_666_667_u64;
+    let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO)
+        .with_pacing(Pacing::snapped(Duration::from_millis(2)).unwrap());
+    let mut now = 0;
+    for _ in 0..40 {
+        now += period;
+        let _ = frames.begin_frame(Timestamp::from_nanos(now));
+    }
+    let learned = frames.refresh_period();
+    // A minute of hidden wake-ups every 100 ms.
+    for _ in 0..600 {
+        now += 100_000_000;
+        assert!(
+            !frames
+                .begin_hidden_frame(Timestamp::from_nanos(now))
+                .snapped()
+        );
+    }
+    assert_eq!(frames.refresh_period(), learned);
+}
