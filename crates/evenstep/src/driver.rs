@@ -503,6 +503,10 @@ impl<S> Loop<S> {
     fn run_steps(&mut self, state: &mut S, count: u64) -> u64 {
         let timestep = self.frames.timestep();
         let first_tick = self.tick;
+        // Never saturates in practice: the planner numbers at most the steps
+        // left before its own tick reaches u64::MAX, and its tick is never
+        // behind the loop's. Were it to, the steps past the end of time
+        // would not run.
         let steps_end = first_tick.saturating_add(count);
         self.steps_end = steps_end;
         // Each step's end time, kept as whole nanoseconds plus a fraction in
@@ -612,17 +616,19 @@ impl<S> Loop<S> {
         if std::mem::take(&mut self.in_pump) {
             self.control.clear_stop();
             self.run = Run::Stopped;
-            let abandoned = self.steps_end.saturating_sub(self.tick);
-            self.stats
-                .record_abandoned(abandoned, self.frames.timestep());
-            // The budget's drops of that pump, which its statistics never
-            // recorded.
-            let (units, steps, timestep) = self.unrecorded_drop;
+            record_panic_losses(
+                &mut self.stats,
+                self.steps_end.saturating_sub(self.tick),
+                self.frames.timestep(),
+                self.unrecorded_drop,
+            );
             self.unrecorded_drop.0 = 0;
             self.unrecorded_drop.1 = 0;
-            self.stats.record_dropped(units, steps, timestep);
             // The step clock lived in locals of the pump that panicked.
             self.sim_clock = step_clock_at(self.frames.timestep(), self.tick);
+            // A timer callback may have been the one that panicked.
+            self.real.recover();
+            self.sim.recover();
         }
     }
 
@@ -633,7 +639,20 @@ impl<S> Loop<S> {
     }
 
     /// The measured statistics.
+    ///
+    /// Right after a callback panicked out of a pump, the figures already
+    /// include what that pump lost, as the next call on the loop records it.
     pub fn stats(&self) -> LoopStats {
+        if self.in_pump {
+            let mut stats = Collector::clone(&self.stats);
+            record_panic_losses(
+                &mut stats,
+                self.steps_end.saturating_sub(self.tick),
+                self.frames.timestep(),
+                self.unrecorded_drop,
+            );
+            return stats.snapshot();
+        }
         self.stats.snapshot()
     }
 
@@ -706,9 +725,21 @@ impl<S> fmt::Debug for Loop<S> {
     }
 }
 
-/// Moves a step clock (whole nanoseconds, and a fraction in 1/`per_nano`
-/// ns) on by one step.
-#[inline]
+/// Records what a pump that panicked lost: the `abandoned` steps it planned
+/// but never began, and the time its budget refused (`unrecorded`: units,
+/// steps and the timestep they were counted in), which its statistics never
+/// recorded.
+fn record_panic_losses(
+    stats: &mut Collector,
+    abandoned: u64,
+    timestep: Timestep,
+    unrecorded: (u128, u64, Timestep),
+) {
+    stats.record_abandoned(abandoned, timestep);
+    let (units, steps, drop_timestep) = unrecorded;
+    stats.record_dropped(units, steps, drop_timestep);
+}
+
 /// The end of step `tick - 1` as whole nanoseconds and the fraction past them
 /// in accumulator units: what the step clock holds before step `tick`.
 fn step_clock_at(timestep: Timestep, tick: u64) -> (Nanos, u64) {
@@ -749,6 +780,9 @@ fn catch_up_step_clock(
     )
 }
 
+/// Moves a step clock (whole nanoseconds, and a fraction in 1/`per_nano`
+/// ns) on by one step.
+#[inline]
 fn advance_step_clock(end: &mut Nanos, frac: &mut u64, step: (u64, u64), per_nano: u64) {
     *end += Nanos::from_nanos(step.0);
     *frac += step.1;

@@ -113,6 +113,7 @@ const BUCKETS: usize = SUB + (TOP_EXP - SUB_BITS) as usize * SUB + 1;
 
 /// A fixed-size log-linear histogram of gaps. Each bucket keeps its count and
 /// the largest value it has seen, which is what a percentile reports.
+#[derive(Clone)]
 struct GapHistogram {
     counts: [u32; BUCKETS],
     max: [u64; BUCKETS],
@@ -194,6 +195,7 @@ pub(crate) struct StatsConfig {
 }
 
 /// Accumulates measurements between resets.
+#[derive(Clone)]
 pub(crate) struct Collector {
     config: StatsConfig,
     warmup_left: u32,

@@ -233,6 +233,9 @@ impl<S> Timeline<S> {
             return;
         }
         self.now = to;
+        if self.advancing {
+            self.recover();
+        }
         // The common case: nothing is due, decided by one comparison.
         if let Some(Reverse(top)) = self.heap.peek()
             && top.due <= to
@@ -257,6 +260,28 @@ impl<S> Timeline<S> {
         }
         self.advancing = false;
         self.heap.extend(self.incoming.drain(..).map(Reverse));
+    }
+
+    /// Repairs the timeline after a timer's callback panicked: timers armed
+    /// during that advance join the heap, and the timer whose callback was
+    /// lost with the panic is disarmed. A no-op unless an advance was cut
+    /// short.
+    pub(crate) fn recover(&mut self) {
+        if !std::mem::take(&mut self.advancing) {
+            return;
+        }
+        self.heap.extend(self.incoming.drain(..).map(Reverse));
+        for (index, slot) in self.slots.iter_mut().enumerate() {
+            if slot.timer.as_ref().is_some_and(|t| t.callback.is_none()) {
+                slot.timer = None;
+                slot.generation = slot.generation.wrapping_add(1);
+                // Slots are numbered in u32 when armed.
+                self.free.push(index as u32);
+                self.armed -= 1;
+                // A repeating timer was re-armed before its call.
+                self.stale += 1;
+            }
+        }
     }
 
     /// Runs one due timer: re-arms it first (so its callback can cancel it),

@@ -382,3 +382,93 @@ fn tick_pumps_do_not_use_up_the_render_cap() {
     }
     assert_eq!(rendered, 60);
 }
+
+#[test]
+fn a_panicking_sim_timer_leaves_the_timeline_working_for_timers_armed_after() {
+    let clock = ManualClock::new();
+    let mut game_loop = game_loop(&clock);
+    game_loop
+        .sim()
+        .after(ms(30), |_, _| panic!("a sim timer panics"))
+        .unwrap();
+    let mut game = Game::default();
+    game_loop.start();
+    clock.advance(ms(100));
+    let pump = catch_unwind(AssertUnwindSafe(|| {
+        game_loop.pump(&mut game, PumpKind::Paint)
+    }));
+    assert!(pump.is_err());
+    game_loop.start();
+    // Due in step 1 (20-40 ms): steps 0 and 1 began, so the tick is 2.
+    assert_eq!(game_loop.tick(), 2);
+    assert!(
+        game_loop.sim().is_empty(),
+        "the one-shot that panicked is gone"
+    );
+    game_loop
+        .sim()
+        .after(ms(20), |game: &mut Game, _| game.renders += 1_000)
+        .unwrap();
+    for _ in 0..3 {
+        clock.advance(ms(20));
+        let _ = game_loop.pump(&mut game, PumpKind::Tick);
+    }
+    assert_eq!(
+        game.renders, 1_000,
+        "the timer armed after the panic fired once"
+    );
+}
+
+#[test]
+fn a_repeating_timer_whose_callback_panicked_is_disarmed() {
+    let clock = ManualClock::new();
+    let mut game_loop = game_loop(&clock);
+    game_loop
+        .sim()
+        .every(ms(20), |game: &mut Game, _| {
+            game.renders += 1;
+            assert!(game.renders != 2, "the second firing panics");
+        })
+        .unwrap();
+    let mut game = Game::default();
+    game_loop.start();
+    clock.advance(ms(100));
+    let pump = catch_unwind(AssertUnwindSafe(|| {
+        game_loop.pump(&mut game, PumpKind::Tick)
+    }));
+    assert!(pump.is_err());
+    game_loop.start();
+    assert!(
+        game_loop.sim().is_empty(),
+        "its callback went with the panic: it is disarmed, not armed forever"
+    );
+    for _ in 0..5 {
+        clock.advance(ms(20));
+        let _ = game_loop.pump(&mut game, PumpKind::Tick);
+    }
+    assert_eq!(game.renders, 2);
+}
+
+#[test]
+fn stats_read_right_after_a_panic_already_count_its_losses() {
+    let clock = ManualClock::new();
+    let mut game_loop = game_loop(&clock);
+    game_loop.on_update(|_, step| assert!(step.tick() != 2, "step 2 panics"));
+    let mut game = Game::default();
+    game_loop.start();
+    clock.advance(ms(100)); // five steps planned
+    let pump = catch_unwind(AssertUnwindSafe(|| {
+        game_loop.pump(&mut game, PumpKind::Paint)
+    }));
+    assert!(pump.is_err());
+    // Steps 3 and 4 never began.
+    let before = game_loop.stats();
+    assert_eq!(before.dropped_steps, 2);
+    assert_eq!(before.dropped, Nanos::from_millis(40));
+    game_loop.start();
+    assert_eq!(
+        game_loop.stats(),
+        before,
+        "recovery records the same losses once"
+    );
+}

@@ -289,3 +289,25 @@ fn a_repeating_timer_at_the_end_of_time_fires_once_more_and_is_disarmed() {
     other.advance_to(&mut n, Nanos::MAX);
     assert_eq!(n, 1);
 }
+
+#[test]
+fn a_standalone_timeline_repairs_itself_at_the_next_advance_after_a_panic() {
+    let mut timeline = Timeline::<Vec<&str>>::new();
+    timeline
+        .after(Duration::from_millis(10), |_, _| panic!("a timer panics"))
+        .unwrap();
+    let mut log = Vec::new();
+    let advance = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        timeline.advance(&mut log, Duration::from_millis(10));
+    }));
+    assert!(advance.is_err());
+    timeline
+        .after(Duration::from_millis(5), |log: &mut Vec<&str>, _| {
+            log.push("fired");
+        })
+        .unwrap();
+    timeline.advance(&mut log, Duration::from_millis(5));
+    timeline.advance(&mut log, Duration::from_millis(5));
+    assert_eq!(log, ["fired"]);
+    assert!(timeline.is_empty());
+}
