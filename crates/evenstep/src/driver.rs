@@ -345,8 +345,10 @@ impl<S> Loop<S> {
     /// stopped: every step the interrupted pump began (the one that panicked
     /// included) is counted in the tick and never re-run, the steps it had
     /// not begun are dropped and reported in [`LoopStats::dropped_steps`],
-    /// jobs it had not reached stay requested, the statistics skip the pump,
-    /// and [`start`](Loop::start) resumes from a fresh clock reading.
+    /// jobs it had not reached stay requested, a timer whose callback
+    /// panicked is disarmed (the other timers stay armed), the statistics
+    /// skip the pump, and [`start`](Loop::start) resumes from a fresh clock
+    /// reading.
     #[inline]
     pub fn pump(&mut self, state: &mut S, kind: PumpKind) -> Pump {
         self.recover();

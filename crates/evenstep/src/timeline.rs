@@ -227,6 +227,13 @@ impl<S> Timeline<S> {
 
     /// Advances the timeline to `to` and fires what fell due, each timer at
     /// most once. A `to` at or before the timeline's time fires nothing.
+    ///
+    /// # Panics
+    ///
+    /// Only if a callback panics; the panic passes through. The timer whose
+    /// callback panicked is disarmed, the timers not yet reached stay due,
+    /// and timers armed meanwhile are kept: the next advance repairs the
+    /// timeline and goes on.
     #[inline]
     pub fn advance_to(&mut self, state: &mut S, to: Nanos) {
         if to <= self.now {
