@@ -747,6 +747,13 @@ impl FrameLoop {
         self.tick
     }
 
+    /// Numbers the next step `tick`, keeping the bank and everything else:
+    /// for a game loaded from a save at that tick, or a driver whose planned
+    /// steps were cut short (by a stop or a panic) and never ran.
+    pub fn set_tick(&mut self, tick: u64) {
+        self.tick = tick;
+    }
+
     /// Simulation time: `tick · dt`, exact, rounded down to the nanosecond.
     pub const fn simulated(&self) -> Nanos {
         self.timestep.sim_time(self.tick)

@@ -345,3 +345,18 @@ fn catch_up_runs_whole_steps_without_a_budget_and_banks_the_rest() {
     assert_eq!(frames.last_frame(), at(30), "the anchor is untouched");
     assert_eq!(frames.queued_steps(), 2);
 }
+
+#[test]
+fn set_tick_renumbers_the_next_step_and_keeps_the_bank() {
+    let mut frames = FrameLoop::new(Timestep::HZ_50, StepBudget::DEFAULT, Timestamp::ZERO)
+        .with_pacing(Pacing::OFF);
+    let plan = frames.begin_frame(Timestamp::from_nanos(30_000_000));
+    assert_eq!((plan.steps_run(), frames.tick()), (1, 1));
+    frames.set_tick(1_000);
+    let plan = frames.begin_frame(Timestamp::from_nanos(50_000_000));
+    // The 10 ms banked plus 20 ms: one step, numbered 1,000.
+    assert_eq!(plan.first_tick(), 1_000);
+    assert_eq!(plan.steps_run(), 1);
+    assert_eq!(frames.tick(), 1_001);
+    assert_eq!(frames.remainder(), Nanos::from_millis(10));
+}

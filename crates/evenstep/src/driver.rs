@@ -276,6 +276,9 @@ impl<S> Loop<S> {
             self.run = Run::Running;
             self.last_pump = now;
             self.frames.resync(now);
+            // Steps a stop or a panic cut short were planned but never run:
+            // the planner numbers the next step from the loop's tick.
+            self.frames.set_tick(self.tick);
             self.stats.rebase();
         }
     }

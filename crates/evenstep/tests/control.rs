@@ -472,3 +472,25 @@ fn stats_read_right_after_a_panic_already_count_its_losses() {
         "recovery records the same losses once"
     );
 }
+
+#[test]
+fn after_a_stop_cuts_steps_short_plans_number_steps_from_the_loop_tick() {
+    let clock = ManualClock::new();
+    let mut game_loop = game_loop(&clock);
+    game_loop.on_update(|_, step| {
+        if step.tick() == 0 {
+            step.control().stop();
+        }
+    });
+    let mut game = Game::default();
+    game_loop.start();
+    clock.advance(ms(80)); // four steps planned, one run
+    let _ = game_loop.pump(&mut game, PumpKind::Paint);
+    assert_eq!(game_loop.tick(), 1);
+    game_loop.start();
+    assert_eq!(game_loop.planner().tick(), 1);
+    clock.advance(ms(20));
+    let report = game_loop.pump(&mut game, PumpKind::Paint).report().unwrap();
+    assert_eq!(report.plan.first_tick(), 1);
+    assert_eq!(game.ticks, [0, 1]);
+}
