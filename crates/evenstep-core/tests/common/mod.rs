@@ -12,13 +12,43 @@ use proptest::test_runner::{Config, RngSeed};
 
 /// The fixed-seed configuration every property test uses, so a run is
 /// reproducible and a failure is the same failure on every machine.
+///
+/// A long search is opt-in: `EVENSTEP_PROPERTY_CASES` sets the cases of
+/// every property (in place of `cases`) and `EVENSTEP_PROPERTY_SEED` the
+/// seed (a `u64`), so a failure found that way is reproduced by the same
+/// two variables.
 pub fn config(cases: u32) -> Config {
     Config {
-        cases,
-        rng_seed: RngSeed::Fixed(0x0e7e_57e9),
+        cases: from_env::<u32>("EVENSTEP_PROPERTY_CASES").map_or(cases, |n| n.max(1)),
+        rng_seed: RngSeed::Fixed(from_env::<u64>("EVENSTEP_PROPERTY_SEED").unwrap_or(0x0e7e_57e9)),
         failure_persistence: None,
         ..Config::default()
     }
+}
+
+/// An optional setting from the environment. A value that does not parse
+/// stops the run naming the variable, the value and the valid range.
+fn from_env<T: core::str::FromStr + core::fmt::Display + Bounded>(name: &str) -> Option<T> {
+    let value = std::env::var(name).ok()?;
+    Some(value.parse().unwrap_or_else(|_| {
+        panic!(
+            "{name}={value:?} is not valid: it must be a whole number from 0 to {}",
+            T::MAX
+        )
+    }))
+}
+
+/// The largest value a setting may take, for its error message.
+trait Bounded {
+    const MAX: Self;
+}
+
+impl Bounded for u32 {
+    const MAX: u32 = u32::MAX;
+}
+
+impl Bounded for u64 {
+    const MAX: u64 = u64::MAX;
 }
 
 /// Any valid timestep: a rational rate from the whole accepted range, the
