@@ -91,10 +91,34 @@ pub struct FrameLoop {
     /// Set by `begin_hidden_frame` for the frame it plans.
     hidden: bool,
     estimator: RefreshEstimator,
-    /// The lattice found for a period band `[lo, hi]`, so a period that
-    /// wanders inside the band is not re-examined every frame.
-    lattice: Option<(Nanos, Nanos, Option<Lattice>)>,
+    /// The period band `[lo, hi]`, in nanoseconds, that `lattice` was found
+    /// for, so a period that wanders inside the band is not re-examined every
+    /// frame. `(1, 0)` (an empty band): nothing cached.
+    lattice_band: (u64, u64),
+    /// The lattice of the cached band (`None`: the band has none).
+    lattice: Option<Lattice>,
+    /// The period the snapped 64-bit path may snap to, or 0: the
+    /// estimator's reference, when the deltas wander within the tolerance,
+    /// it lies in the cached band and the band has a lattice, it is at least
+    /// four tolerances, and the path's arithmetic has room. A function of
+    /// the reference, the spread, the tolerance and the cache, refreshed
+    /// whenever one of them changes (the reference moves only when a block
+    /// of samples closes), so the path does not test them every frame.
+    snap_gate: u64,
 }
+
+/// A frame delta fitted to whole refreshes by the snapped 64-bit path.
+#[derive(Clone, Copy)]
+struct SnapFit {
+    /// The delta snapped to whole refreshes, in accumulator units.
+    snapped_units: u64,
+    /// The delta as measured, in accumulator units.
+    raw_units: u64,
+    lattice: Lattice,
+}
+
+/// The lattice cache's empty band: no period is in it.
+const NO_BAND: (u64, u64) = (1, 0);
 
 impl FrameLoop {
     /// A planner anchored at `start`, running at normal speed with centred
@@ -119,7 +143,9 @@ impl FrameLoop {
             render_cap: None,
             hidden: false,
             estimator: RefreshEstimator::new(),
+            lattice_band: NO_BAND,
             lattice: None,
+            snap_gate: 0,
         }
     }
 
@@ -188,45 +214,43 @@ impl FrameLoop {
     /// 64-bit path, or the general one.
     #[inline(never)]
     fn plan_other_frame(&mut self, raw: Nanos) -> FramePlan {
-        if self.snap_limit != 0 {
-            return self.plan_snapped_frame(raw);
+        // A hidden wake-up is not a refresh: nothing to learn or snap, and
+        // the general path knows it.
+        if self.snap_limit != 0 && !self.hidden {
+            if let Some(fit) = self.observe_and_fit(raw)
+                && let Some(banked) = self.remainder.checked_add(fit.snapped_units)
+            {
+                return self.plan_snapped_frame(raw, fit, banked);
+            }
+            return self.plan_any_frame(raw, true);
         }
         self.plan_any_frame(raw, false)
     }
 
     /// A frame under snapped pacing at normal speed with nothing queued and
-    /// no render cap: a delta within the tolerance of one or two refreshes of
-    /// a display whose period fits the step is planned in 64-bit arithmetic.
-    /// Anything else goes to the general path. Gives the general path's plan
-    /// (`tests/pacing.rs` checks both).
+    /// no render cap, whose delta `snap_fit` fitted to one or two refreshes
+    /// of a display whose period fits the step, planned in 64-bit
+    /// arithmetic. Gives the general path's plan (`tests/pacing.rs` checks
+    /// both).
     #[inline]
-    fn plan_snapped_frame(&mut self, raw: Nanos) -> FramePlan {
-        if self.hidden {
-            // A hidden wake-up is not a refresh: nothing to learn or snap.
-            return self.plan_any_frame(raw, true);
-        }
-        self.estimator.observe(raw);
-        let Some((snapped_units, raw_units, lattice)) = self.snap_fit(raw) else {
-            return self.plan_any_frame(raw, true);
-        };
+    fn plan_snapped_frame(&mut self, raw: Nanos, fit: SnapFit, banked: u64) -> FramePlan {
         let per_step = self.timestep.units_per_step();
-        let Some(banked) = self.remainder.checked_add(snapped_units) else {
-            return self.plan_any_frame(raw, true);
-        };
         let (due, left) = whole_steps(banked, per_step);
         let (run, clamped) = self.take_steps(due, self.snap_limit);
         let centred = if clamped {
             per_step / 2
         } else {
-            lattice.centre(left, per_step)
+            fit.lattice.centre(left, per_step)
         };
-        // |snapped − raw| is within the tolerance (50 ms at most) times the
-        // units in a nanosecond (under 2³²): well inside an i64, so the
-        // wrapping difference of the two is exact.
-        #[allow(clippy::cast_possible_wrap, reason = "the difference is under 2^57")]
-        let snap_shift = (snapped_units as i64).wrapping_sub(raw_units as i64);
-        let centre_shift = i128::from(centred) - i128::from(left);
-        let phase_shift = i128::from(snap_shift) + centre_shift;
+        // |snapped − raw| is within the tolerance plus 2% of two periods
+        // (under 2²⁷ ns) times the units in a nanosecond (under 2³²), and
+        // the gate keeps a step under 2⁶¹ units: the wrapping i64 arithmetic
+        // is exact.
+        #[allow(clippy::cast_possible_wrap, reason = "every term is under 2^61")]
+        let phase_shift = (fit.snapped_units as i64)
+            .wrapping_sub(fit.raw_units as i64)
+            .wrapping_add((centred as i64).wrapping_sub(left as i64));
+        let phase_shift = i128::from(phase_shift);
         self.shift_total = self.shift_total.wrapping_add(phase_shift);
         let first_tick = self.tick;
         self.tick += run;
@@ -235,7 +259,7 @@ impl FrameLoop {
             timestep: self.timestep,
             speed: self.speed,
             raw,
-            scaled_units: u128::from(raw_units),
+            scaled_units: u128::from(fit.raw_units),
             dropped_units: u128::from(due - run) * u128::from(per_step),
             due,
             run,
@@ -250,30 +274,88 @@ impl FrameLoop {
         }
     }
 
-    /// The snapped size of `raw`, in units, and `raw` in units, when `raw` is
-    /// within the tolerance of one or two refreshes of a steady display whose
-    /// period fits the step (a lattice): `k = round(d / p)` exactly as the
-    /// general path computes it, without dividing.
+    /// Feeds `raw` to the estimator, then fits it as `snap_fit` does.
+    ///
+    /// While the gate is open and the display steady, a delta within the
+    /// tolerance of one or two periods is, by the gate's bound on the
+    /// tolerance (a quarter period at most), also a delta the estimator
+    /// takes as one or two periods, so the fit's one distance serves both,
+    /// and the estimator takes the sample by its own steady step (debug
+    /// builds check that against `observe`). Unless the sample closes a
+    /// block, the reference and so the gate and the fit stay as they were.
     #[inline]
-    fn snap_fit(&mut self, raw: Nanos) -> Option<(u64, u64, Lattice)> {
-        let period = self.steady_period()?;
-        let (d, p) = (raw.as_nanos(), period.as_nanos());
-        let rounded = d.checked_add(p / 2)?;
-        let k = if p <= rounded && rounded < p.checked_mul(2)? {
-            1
-        } else if p * 2 <= rounded && rounded < p.checked_mul(3)? {
-            2
+    fn observe_and_fit(&mut self, raw: Nanos) -> Option<SnapFit> {
+        let period = self.snap_gate;
+        if period != 0 && self.estimator.is_steady() {
+            let d = raw.as_nanos();
+            let tolerance = self.pacing.tolerance_nanos();
+            let (refreshes, sample, deviation) = if d.abs_diff(period) <= tolerance {
+                (1, d, d.abs_diff(period))
+            } else if d.abs_diff(2 * period) <= tolerance {
+                (2, d / 2, (d / 2).abs_diff(period))
+            } else {
+                (0, 0, 0)
+            };
+            if refreshes != 0 {
+                #[cfg(debug_assertions)]
+                let expected = {
+                    let mut estimator = self.estimator.clone();
+                    estimator.observe_inline(raw);
+                    estimator
+                };
+                let closed = self.estimator.accept(sample, deviation);
+                #[cfg(debug_assertions)]
+                debug_assert_eq!(self.estimator, expected);
+                if closed {
+                    self.snap_gate = self.find_snap_gate();
+                    return self.snap_fit(raw);
+                }
+                let lattice = self.lattice?;
+                return Some(SnapFit {
+                    snapped_units: lattice.per_refresh * refreshes,
+                    raw_units: d * self.timestep.units_per_nanosecond(),
+                    lattice,
+                });
+            }
+        }
+        self.observe(raw);
+        self.snap_fit(raw)
+    }
+
+    /// The snapped size of `raw`, in units, when `raw` is within the
+    /// tolerance of one or two refreshes of a steady display whose period is
+    /// cached with a lattice (the gate is open); `None` sends the frame to
+    /// the general path, which then does everything itself (the cache
+    /// included), so both paths see the same periods.
+    ///
+    /// With a tolerance under half the period (the gate asks for a quarter),
+    /// `raw` is within it of `k` periods exactly when `k = round(raw /
+    /// period)` and the general path's test passes: the same `k`, found
+    /// without dividing.
+    #[inline]
+    fn snap_fit(&self, raw: Nanos) -> Option<SnapFit> {
+        debug_assert_eq!(self.snap_gate, self.find_snap_gate());
+        let period = self.snap_gate;
+        if period == 0 || !self.estimator.is_steady() {
+            return None;
+        }
+        let tolerance = self.pacing.tolerance_nanos();
+        let lattice = self.lattice?;
+        let d = raw.as_nanos();
+        // period < 2³² (a mean of 32-bit samples): 2 · period fits.
+        let snapped_units = if d.abs_diff(period) <= tolerance {
+            lattice.per_refresh
+        } else if d.abs_diff(2 * period) <= tolerance {
+            lattice.per_refresh.checked_mul(2)?
         } else {
             return None;
         };
-        if d.abs_diff(p * k) > self.pacing.tolerance_nanos() {
-            return None;
-        }
-        // Only now, as the general path does: the lattice cache must see the
-        // same periods on both paths.
-        let lattice = self.lattice_for(period)?;
         let raw_units = d.checked_mul(self.timestep.units_per_nanosecond())?;
-        Some((lattice.per_refresh.checked_mul(k)?, raw_units, lattice))
+        Some(SnapFit {
+            snapped_units,
+            raw_units,
+            lattice,
+        })
     }
 
     /// Every other frame: a speed, queued steps, or a bank past `u64`. Kept
@@ -305,7 +387,7 @@ impl FrameLoop {
             return None;
         }
         if !observed {
-            self.estimator.observe(raw);
+            self.observe(raw);
         }
         if self.speed.is_paused() {
             // Paused, the bank and so the alpha stay where they were.
@@ -322,9 +404,14 @@ impl FrameLoop {
         }
         let per_nano = self.timestep.units_per_nanosecond();
         let lattice = self.lattice_for(period);
-        let snapped_units = match lattice {
-            Some(lattice) => u128::from(k) * u128::from(lattice.per_refresh),
-            None => u128::from(k) * u128::from(p) * u128::from(per_nano),
+        let snapped_units = if let Some(lattice) = lattice {
+            u128::from(k) * u128::from(lattice.per_refresh)
+        } else {
+            // No lattice: k periods as the window measures them, the finest
+            // estimate there is (the reference holds still for a block, and
+            // k of it would drift from the wall until the block closes).
+            let period = self.estimator.period().unwrap_or(period).as_nanos();
+            u128::from(k) * u128::from(period) * u128::from(per_nano)
         };
         let raw_units = u128::from(d) * u128::from(per_nano);
         // Both are under 2⁹⁸ (nanoseconds times units a nanosecond, times at
@@ -338,6 +425,36 @@ impl FrameLoop {
         Some((scaled, lattice))
     }
 
+    /// Feeds `raw` to the refresh estimator, and refreshes the snap gate if
+    /// the estimate moved.
+    #[inline]
+    fn observe(&mut self, raw: Nanos) {
+        if self.estimator.observe_inline(raw) {
+            self.snap_gate = self.find_snap_gate();
+        }
+    }
+
+    /// The snap gate for the current estimate, tolerance and cache (see
+    /// `snap_gate`).
+    fn find_snap_gate(&self) -> u64 {
+        let tolerance = self.pacing.tolerance_nanos();
+        match self.estimator.calm_reference(tolerance) {
+            Some(period)
+                if self.lattice_band.0 <= period
+                    && period <= self.lattice_band.1
+                    && self
+                        .lattice
+                        .is_some_and(|lattice| lattice.per_refresh < 1 << 60)
+                    && 4 * tolerance <= period
+                    && u32::try_from(2 * period + tolerance).is_ok()
+                    && self.timestep.units_per_step() < 1 << 61 =>
+            {
+                period
+            }
+            _ => 0,
+        }
+    }
+
     /// The refresh period, if the display is steady enough to snap to: the
     /// accepted deltas must wander less than the snap tolerance on average,
     /// and most deltas must fit the estimate at all.
@@ -346,22 +463,21 @@ impl FrameLoop {
     /// down and the bank is only kept centred.
     #[inline]
     fn steady_period(&self) -> Option<Nanos> {
-        if !self.estimator.is_steady()
-            || !self.estimator.spread_within(self.pacing.tolerance_nanos())
-        {
+        if !self.estimator.is_steady() {
             return None;
         }
-        self.estimator.period()
+        self.estimator
+            .calm_reference(self.pacing.tolerance_nanos())
+            .map(Nanos::from_nanos)
     }
 
     /// The lattice for `period`, cached for the period band it holds in.
     #[inline]
     fn lattice_for(&mut self, period: Nanos) -> Option<Lattice> {
-        if let Some((lo, hi, lattice)) = self.lattice
-            && lo <= period
-            && period <= hi
-        {
-            return lattice;
+        let p = period.as_nanos();
+        let (lo, hi) = self.lattice_band;
+        if lo <= p && p <= hi {
+            return self.lattice;
         }
         let per_step = self.timestep.units_per_step();
         let per_nano = self.timestep.units_per_nanosecond();
@@ -369,12 +485,10 @@ impl FrameLoop {
         // A found lattice holds while the period stays within 0.5% of where
         // it was found (well inside the 1% that admits it); "no lattice" is
         // re-examined whenever the period moves.
-        let slack = if lattice.is_some() {
-            Nanos::from_nanos(period.as_nanos() / 200)
-        } else {
-            Nanos::ZERO
-        };
-        self.lattice = Some((period - slack, period + slack, lattice));
+        let slack = if lattice.is_some() { p / 200 } else { 0 };
+        self.lattice_band = (p - slack, p + slack);
+        self.lattice = lattice;
+        self.snap_gate = self.find_snap_gate();
         lattice
     }
 
@@ -620,6 +734,7 @@ impl FrameLoop {
         self.pending_shift = 0;
         self.shift_total = 0;
         self.estimator.reset();
+        self.lattice_band = NO_BAND;
         self.lattice = None;
         if let Some(cap) = self.render_cap.as_mut() {
             *cap = RenderCap::new(cap.max_fps());
@@ -637,6 +752,7 @@ impl FrameLoop {
         }
         if !pacing.is_snapped() {
             self.estimator.reset();
+            self.lattice_band = NO_BAND;
             self.lattice = None;
         }
         self.pacing = pacing;
@@ -724,6 +840,8 @@ impl FrameLoop {
         let snapped = self.pacing.is_snapped();
         self.fast_limit = if simple && !snapped { self.limit } else { 0 };
         self.snap_limit = if simple && snapped { self.limit } else { 0 };
+        // Called by every setter, after any change of pacing or estimate.
+        self.snap_gate = self.find_snap_gate();
     }
 
     /// Adds `count` steps to the next frame, on top of what its elapsed time

@@ -21,7 +21,7 @@ use evenstep_core::{
 const FROZEN: [(Paced, u64); 3] = [
     (Paced::Off, 0xeb30_b30e_075d_73b7),
     (Paced::Centred, 0x8593_7329_abcb_3ec0),
-    (Paced::SnappedCapped, 0x10af_6d05_a11c_167f),
+    (Paced::SnappedCapped, 0x80e7_b92d_3f06_18b4),
 ];
 
 /// The pacing configurations the trace is planned under.

@@ -313,6 +313,33 @@ fn the_governor_halves_the_render_rate_while_frames_miss_and_restores_it_after()
 }
 
 #[test]
+fn the_reference_holds_still_while_a_block_fills_and_the_period_follows_every_sample() {
+    let ms = |n: u64| Nanos::from_nanos(n * 1_000_000);
+    let mut estimator = RefreshEstimator::new();
+    for _ in 0..16 {
+        estimator.observe(ms(16));
+    }
+    assert_eq!(estimator.period(), Some(ms(16)));
+    assert_eq!(estimator.reference(), Some(ms(16)));
+    assert_eq!(estimator.spread(), Some(Nanos::ZERO));
+    for _ in 0..8 {
+        estimator.observe(ms(17));
+    }
+    // The window is half 16 ms and half 17 ms; the block is not whole yet.
+    assert_eq!(estimator.period(), Some(Nanos::from_nanos(16_500_000)));
+    assert_eq!(estimator.reference(), Some(ms(16)));
+    assert_eq!(estimator.spread(), Some(Nanos::ZERO));
+    for _ in 0..8 {
+        estimator.observe(ms(17));
+    }
+    // The block closed: sixteen samples of 17 ms, each 1 ms from 16 ms.
+    assert_eq!(estimator.period(), Some(ms(17)));
+    assert_eq!(estimator.reference(), Some(ms(17)));
+    assert_eq!(estimator.spread(), Some(ms(1)));
+    assert!(estimator.is_steady());
+}
+
+#[test]
 fn the_estimator_is_none_until_eight_frames_and_reseeds_after_a_display_change() {
     let mut estimator = RefreshEstimator::new();
     for _ in 0..7 {
@@ -348,6 +375,11 @@ fn the_snapped_fast_path_plans_exactly_what_the_general_path_plans() {
         (60_000, 1_001, 750_000, 20, 2),
         (30, 1, 750_000, 0, 2),
         (144, 1, 500_000, 3, 1),
+        // Tolerances of half a period and more: the fast path must stand
+        // down where its division-free fit could differ from round(d / p).
+        (240, 1, 250_000, 0, 3),
+        (60, 1, 750_000, 10, 9),
+        (120, 1, 500_000, 5, 50),
     ] {
         let stamps = display(num, den, 3_000, jitter, misses, 41);
         let start = Timestamp::from_nanos(stamps[0] - 16_666_667);
