@@ -74,14 +74,28 @@ fn spike<P: Peer>(bencher: Bencher, budget: u32) {
         .bench_local_refs(|peer| peer.frame(black_box(spike_ts)));
 }
 
+/// Iterations in a sample of the cycling benchmarks: eight whole trace
+/// cycles, so every sample holds the same mix of frames (a rebuild and its
+/// warm-up included). Left to itself, divan sizes samples from a first
+/// timing, and a slow first one (a cold rebuild) gave samples of 100
+/// iterations, timer overhead and all: the same code measured 25 ns in one
+/// run and 60 ns in the next.
+const CYCLE_SAMPLE: u32 = 8 * evenstep_bench::CYCLE as u32;
+
 /// (a) 60 Hz display, 60 Hz steps: 1 step per frame for every peer.
-#[divan::bench(types = [EvenStep, RenewFrame, GameLoopPeer, BevyFixed, BevyVirtualFixed, Harness])]
+#[divan::bench(
+    types = [EvenStep, RenewFrame, GameLoopPeer, BevyFixed, BevyVirtualFixed, Harness],
+    sample_size = CYCLE_SAMPLE
+)]
 fn a_steady_60hz<P: Peer>(bencher: Bencher) {
     cycle::<P>(bencher, trace_steady_60(), BUDGET_LARGE);
 }
 
 /// (b) 144 Hz display, 60 Hz steps: 427 steps over 1024 frames (0 or 1 per frame).
-#[divan::bench(types = [EvenStep, RenewFrame, GameLoopPeer, BevyFixed, BevyVirtualFixed])]
+#[divan::bench(
+    types = [EvenStep, RenewFrame, GameLoopPeer, BevyFixed, BevyVirtualFixed],
+    sample_size = CYCLE_SAMPLE
+)]
 fn b_display_144hz<P: Peer>(bencher: Bencher) {
     cycle::<P>(bencher, trace_display_144(), BUDGET_LARGE);
 }
@@ -116,7 +130,7 @@ fn d_overload_200ms_budget5<P: Peer>(bencher: Bencher) {
 
 /// (e) trace (a), `begin_frame` + step iteration only, no alpha: the scope of
 /// evenstep-core's published ≤ 3 ns/frame target; renew-frame for comparison.
-#[divan::bench(types = [EvenStep, RenewFrame, Harness])]
+#[divan::bench(types = [EvenStep, RenewFrame, Harness], sample_size = CYCLE_SAMPLE)]
 fn e_steady_60hz_begin_frame_and_steps_no_alpha<P: PlanOnly>(bencher: Bencher) {
     cycle_no_alpha::<P>(bencher, trace_steady_60(), BUDGET_LARGE);
 }
@@ -124,7 +138,10 @@ fn e_steady_60hz_begin_frame_and_steps_no_alpha<P: PlanOnly>(bencher: Bencher) {
 /// (f) The cost of pacing: evenstep-core off, centred and snapped on a
 /// jittery 60 Hz display (with alpha, as in (a)). The target: pacing costs no
 /// more than twice the plain planner.
-#[divan::bench(types = [EvenStep, EvenStepCentred, EvenStepSnapped, Harness])]
+#[divan::bench(
+    types = [EvenStep, EvenStepCentred, EvenStepSnapped, Harness],
+    sample_size = CYCLE_SAMPLE
+)]
 fn f_pacing_cost_jittery_60hz<P: Peer>(bencher: Bencher) {
     cycle::<P>(bencher, trace_jittery_60(), BUDGET_LARGE);
 }

@@ -98,12 +98,13 @@ pub struct FrameLoop {
     /// The lattice of the cached band (`None`: the band has none).
     lattice: Option<Lattice>,
     /// The period the snapped 64-bit path may snap to, or 0: the
-    /// estimator's reference, when the deltas wander within the tolerance,
-    /// it lies in the cached band and the band has a lattice, it is at least
-    /// four tolerances, and the path's arithmetic has room. A function of
-    /// the reference, the spread, the tolerance and the cache, refreshed
-    /// whenever one of them changes (the reference moves only when a block
-    /// of samples closes), so the path does not test them every frame.
+    /// estimator's reference, when the display is steady, the deltas wander
+    /// within the tolerance, the reference lies in the cached band and the
+    /// band has a lattice, it is at least four tolerances, and the path's
+    /// arithmetic has room. A function of the estimator's state (but for
+    /// the period), the tolerance and the cache, refreshed whenever one of
+    /// them changes (the reference moves only when a block of samples
+    /// closes), so the path does not test them every frame.
     snap_gate: u64,
 }
 
@@ -286,7 +287,7 @@ impl FrameLoop {
     #[inline]
     fn observe_and_fit(&mut self, raw: Nanos) -> Option<SnapFit> {
         let period = self.snap_gate;
-        if period != 0 && self.estimator.is_steady() {
+        if period != 0 {
             let d = raw.as_nanos();
             let tolerance = self.pacing.tolerance_nanos();
             let (refreshes, sample, deviation) = if d.abs_diff(period) <= tolerance {
@@ -303,7 +304,7 @@ impl FrameLoop {
                     estimator.observe_inline(raw);
                     estimator
                 };
-                let closed = self.estimator.accept(sample, deviation);
+                let closed = self.estimator.accept_in_rhythm(sample, deviation);
                 #[cfg(debug_assertions)]
                 debug_assert_eq!(self.estimator, expected);
                 if closed {
@@ -336,7 +337,7 @@ impl FrameLoop {
     fn snap_fit(&self, raw: Nanos) -> Option<SnapFit> {
         debug_assert_eq!(self.snap_gate, self.find_snap_gate());
         let period = self.snap_gate;
-        if period == 0 || !self.estimator.is_steady() {
+        if period == 0 {
             return None;
         }
         let tolerance = self.pacing.tolerance_nanos();
@@ -440,7 +441,8 @@ impl FrameLoop {
         let tolerance = self.pacing.tolerance_nanos();
         match self.estimator.calm_reference(tolerance) {
             Some(period)
-                if self.lattice_band.0 <= period
+                if self.estimator.is_steady()
+                    && self.lattice_band.0 <= period
                     && period <= self.lattice_band.1
                     && self
                         .lattice

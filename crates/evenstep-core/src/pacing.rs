@@ -211,9 +211,10 @@ pub struct RefreshEstimator {
     /// Samples accepted since the estimate (re)started, up to `WINDOW`.
     evidence: u32,
     rejected: u32,
-    /// Deltas accepted in a row: a whole window of them means the display
-    /// keeps a rhythm. A variable refresh rate, whose deltas often fit no
-    /// period, rarely gets there; a fixed rate loses it only to a stall.
+    /// Deltas accepted in a row, counted up to `WINDOW`: a whole window of
+    /// them means the display keeps a rhythm. A variable refresh rate, whose
+    /// deltas often fit no period, rarely gets there; a fixed rate loses it
+    /// only to a stall.
     streak: u32,
 }
 
@@ -243,8 +244,9 @@ impl RefreshEstimator {
 
     /// [`observe`](RefreshEstimator::observe), inlined into the planner's
     /// snapped path, which runs it every frame. Returns whether the
-    /// reference or the spread changed (a block closed, the first block
-    /// grew, or the estimate was thrown away).
+    /// reference, the spread, the evidence or the steadiness changed (a
+    /// block closed, the first block grew, the rhythm was found or broken,
+    /// or the estimate was thrown away): everything but the period.
     #[allow(
         clippy::inline_always,
         reason = "measured: a call here costs the snapped path a tenth of its time"
@@ -266,12 +268,31 @@ impl RefreshEstimator {
     }
 
     /// Takes `sample` (under 2³²), at `deviation` from the reference, into
-    /// the window and the block. Returns whether the block closed, moving
-    /// the reference and the spread.
+    /// the window and the block. Returns whether the block closed (moving
+    /// the reference and the spread) or the display became steady.
     #[inline]
     pub(crate) fn accept(&mut self, sample: u64, deviation: u64) -> bool {
         self.rejected = 0;
-        self.streak = self.streak.saturating_add(1);
+        let mut steadied = false;
+        if self.streak < WINDOW {
+            self.streak += 1;
+            steadied = self.streak == WINDOW;
+        }
+        self.take(sample, deviation) || steadied
+    }
+
+    /// [`accept`](RefreshEstimator::accept) on a steady display: the streak
+    /// is already a whole window and nothing has been rejected since, so
+    /// only the sample moves.
+    #[inline]
+    pub(crate) fn accept_in_rhythm(&mut self, sample: u64, deviation: u64) -> bool {
+        debug_assert!(self.is_steady() && self.rejected == 0);
+        self.take(sample, deviation)
+    }
+
+    /// The window and the block take `sample`.
+    #[inline]
+    fn take(&mut self, sample: u64, deviation: u64) -> bool {
         self.push(sample);
         self.block_sum += sample;
         self.block_deviation += deviation;
@@ -331,15 +352,17 @@ impl RefreshEstimator {
 
     /// A delta that fits no period: the rhythm is broken, and after eight
     /// in a row the estimate is thrown away (the display changed, or the
-    /// first samples were stalls). Returns whether it was.
+    /// first samples were stalls). Returns whether the display was steady
+    /// or the estimate was thrown away.
     fn reject(&mut self) -> bool {
+        let was_steady = self.is_steady();
         self.rejected += 1;
         self.streak = 0;
         if self.rejected >= RESEED_AFTER {
             *self = RefreshEstimator::new();
             return true;
         }
-        false
+        was_steady
     }
 
     /// How much the accepted deltas wander: the mean distance of the last
