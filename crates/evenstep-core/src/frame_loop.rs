@@ -164,6 +164,12 @@ impl FrameLoop {
     /// ```
     #[must_use = "`with_pacing` returns the configured planner"]
     pub fn with_pacing(mut self, pacing: Pacing) -> FrameLoop {
+        if !pacing.is_snapped() {
+            // As `set_pacing`: nothing learned under snapping outlives it.
+            self.estimator.reset();
+            self.lattice_band = NO_BAND;
+            self.lattice = None;
+        }
         self.pacing = pacing;
         self.remainder = self.start_bank();
         self.refresh_fast_limit();
@@ -394,25 +400,33 @@ impl FrameLoop {
             // Paused, the bank and so the alpha stay where they were.
             return None;
         }
-        let period = self.steady_period()?;
-        let (d, p) = (raw.as_nanos(), period.as_nanos());
+        let reference = self.steady_period()?;
+        let d = raw.as_nanos();
         if d == 0 {
             return None;
         }
+        // A lattice (the reference is, within 1%, a whole multiple or
+        // divisor of the step) fixes what a refresh is worth in steps, so
+        // the reference only has to say how many refreshes the delta spans.
+        // Without one, a snapped frame is k periods as the window measures
+        // them, the finest estimate there is (the reference holds still for
+        // a block, and k of it would drift from the wall until the block
+        // closes), and the delta is tested against that same period, so no
+        // frame moves by more than the tolerance.
+        let lattice = self.lattice_for(reference);
+        let p = match lattice {
+            Some(_) => reference,
+            None => self.estimator.period().unwrap_or(reference),
+        }
+        .as_nanos();
         let k = (d + p / 2) / p;
         if k == 0 || d.abs_diff(k.saturating_mul(p)) > self.pacing.tolerance_nanos() {
             return None;
         }
         let per_nano = self.timestep.units_per_nanosecond();
-        let lattice = self.lattice_for(period);
-        let snapped_units = if let Some(lattice) = lattice {
-            u128::from(k) * u128::from(lattice.per_refresh)
-        } else {
-            // No lattice: k periods as the window measures them, the finest
-            // estimate there is (the reference holds still for a block, and
-            // k of it would drift from the wall until the block closes).
-            let period = self.estimator.period().unwrap_or(period).as_nanos();
-            u128::from(k) * u128::from(period) * u128::from(per_nano)
+        let snapped_units = match lattice {
+            Some(lattice) => u128::from(k) * u128::from(lattice.per_refresh),
+            None => u128::from(k) * u128::from(p) * u128::from(per_nano),
         };
         let raw_units = u128::from(d) * u128::from(per_nano);
         // Both are under 2⁹⁸ (nanoseconds times units a nanosecond, times at
@@ -930,5 +944,45 @@ fn whole_steps(banked: u64, per_step: u64) -> (u64, u64) {
         (1, banked - per_step)
     } else {
         (banked / per_step, banked % per_step)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FrameLoop, Pacing, StepBudget, Timestamp, Timestep};
+
+    /// Frames of a display at `num / den` Hz with 1 ms of jitter, planned
+    /// with a 1 ms snap tolerance (a quarter of a 240 Hz refresh: the gate
+    /// asks for four tolerances to the period); how many began with the snapped 64-bit path's gate open
+    /// (the path then takes every frame that fits).
+    fn gate_open_frames(num: u64, den: u64) -> usize {
+        let pacing = Pacing::snapped(core::time::Duration::from_millis(1)).unwrap();
+        let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO)
+            .with_pacing(pacing);
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut open = 0;
+        for k in 1..=2_000_u64 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let jitter = state % 1_000_000;
+            let now = 1_000_000_000 + k * 1_000_000_000 * den / num + jitter;
+            open += usize::from(frames.snap_gate != 0 && frames.estimator.is_steady());
+            let _ = frames.begin_frame(Timestamp::from_nanos(now));
+        }
+        open
+    }
+
+    #[test]
+    fn the_snapped_fast_path_opens_on_steady_displays_with_a_lattice_and_only_there() {
+        for (num, den) in [(60, 1), (120, 1), (240, 1), (60_000, 1_001), (30, 1)] {
+            let open = gate_open_frames(num, den);
+            assert!(
+                open > 1_800,
+                "{num}/{den} Hz: the gate opened for {open} of 2,000 frames"
+            );
+        }
+        // 144 Hz is no whole multiple or divisor of the step: no lattice.
+        assert_eq!(gate_open_frames(144, 1), 0);
     }
 }

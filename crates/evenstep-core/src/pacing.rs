@@ -367,7 +367,8 @@ impl RefreshEstimator {
 
     /// How much the accepted deltas wander: the mean distance of the last
     /// whole block's samples from the reference, once there is an estimate.
-    /// Timestamp jitter of ±J gives about J/2; a variable-refresh display
+    /// Timestamp jitter spread evenly over ±J gives about 2J/3 (a delta is
+    /// the difference of two stamps' jitter); a variable-refresh display
     /// gives milliseconds.
     pub fn spread(&self) -> Option<Nanos> {
         if self.evidence < EVIDENCE {

@@ -401,6 +401,93 @@ fn the_snapped_fast_path_plans_exactly_what_the_general_path_plans() {
 }
 
 #[test]
+fn the_fast_path_matches_the_general_path_across_setters_stalls_and_hidden_frames() {
+    // The same trace and the same calls on both planners; the twin's render
+    // cap keeps it on the general path. Stalls break the rhythm and the
+    // snapping gate must close and reopen with it; setters change what the
+    // gate depends on mid-run.
+    let stamps = display(60, 1, 6_000, 600_000, 10, 43);
+    let start = Timestamp::from_nanos(stamps[0] - 16_666_667);
+    let mut fast =
+        FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, start).with_pacing(snapped(2));
+    let mut general = fast.clone();
+    general.set_render_cap(NonZeroU32::new(1_000_000));
+    let mut stall = 0_u64;
+    let mut snaps = 0;
+    for (i, &t) in stamps.iter().enumerate() {
+        if i % 700 == 350 {
+            stall += 250_000_000; // a stall: a delta that fits no period
+        }
+        let both = |planner: &mut FrameLoop| {
+            match i % 1_000 {
+                100 => planner.set_pacing(snapped(3)),
+                200 => planner.set_speed(evenstep_core::Speed::new(1, 2).unwrap()),
+                230 => planner.set_speed(evenstep_core::Speed::NORMAL),
+                300 => planner.queue_steps(2),
+                400 => planner.set_budget(StepBudget::try_new(3).unwrap()),
+                500 => planner.set_pacing(snapped(1)),
+                600 => planner.set_pacing(Pacing::CENTRED),
+                640 => planner.set_pacing(snapped(2)),
+                700 => planner.resync(Timestamp::from_nanos(t + stall - 5_000_000)),
+                _ => {}
+            }
+            let now = Timestamp::from_nanos(t + stall);
+            if i % 97 == 13 {
+                planner.begin_hidden_frame(now)
+            } else {
+                planner.begin_frame(now)
+            }
+        };
+        let a = both(&mut fast);
+        let b = both(&mut general);
+        if i % 97 != 13 {
+            assert!(b.render());
+        }
+        assert_eq!(a, b, "frame {i} at {t}");
+        assert_eq!(fast.phase_shift_units(), general.phase_shift_units());
+        snaps += usize::from(a.snapped());
+    }
+    assert!(snaps > 3_000, "snapped {snaps} frames");
+}
+
+#[test]
+fn a_display_with_no_lattice_is_never_moved_by_more_than_the_tolerance() {
+    // 14 ms is no whole multiple or divisor of a 60 Hz step: snapped frames
+    // are moved to whole periods as the window measures them. A change of
+    // period mid-block must not let a frame move further than the tolerance.
+    let tolerance = 2_000_000_u64;
+    let units = u128::from(tolerance) * u128::from(Timestep::HZ_60.units_per_nanosecond());
+    let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO)
+        .with_pacing(snapped(2));
+    let mut rng = SplitMix(7);
+    let mut now = 0_u64;
+    let mut snaps = 0;
+    let mut deltas: Vec<u64> =
+        [vec![14_000_000; 32], vec![16_000_000; 8], vec![12_000_000]].concat();
+    for _ in 0..4_000 {
+        let period = if rng.next() % 2 == 0 {
+            14_000_000
+        } else {
+            13_000_000
+        };
+        deltas.extend(std::iter::repeat_n(period, 5 + (rng.next() % 30) as usize));
+    }
+    for delta in deltas {
+        now += delta;
+        let plan = frames.begin_frame(Timestamp::from_nanos(now));
+        if plan.snapped() {
+            snaps += 1;
+            assert!(
+                plan.phase_shift_units().unsigned_abs() <= units,
+                "a {delta} ns frame moved by {} units",
+                plan.phase_shift_units()
+            );
+        }
+    }
+    assert!(snaps > 10_000, "snapped {snaps} frames");
+}
+
+#[test]
 fn snapping_stands_down_on_a_variable_refresh_display() {
     // Deltas anywhere from 48 to 144 Hz: there is a mean but no rhythm.
     let mut rng = SplitMix(43);
