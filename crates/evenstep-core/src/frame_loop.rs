@@ -249,10 +249,11 @@ impl FrameLoop {
         } else {
             fit.lattice.centre(left, per_step)
         };
-        // |snapped − raw| is within the tolerance plus 2% of two periods
-        // (under 2²⁷ ns) times the units in a nanosecond (under 2³²), and
-        // the gate keeps a step under 2⁶¹ units: the wrapping i64 arithmetic
-        // is exact.
+        // |snapped − raw| is within the tolerance plus 1.5% of two periods
+        // (the lattice is found within 1% and cached for 0.5% more; the gate
+        // keeps two periods under 2³²): under 2²⁷ ns, times the units in a
+        // nanosecond (under 2³²). The gate keeps a step under 2⁶¹ units, so
+        // the wrapping i64 arithmetic is exact.
         #[allow(clippy::cast_possible_wrap, reason = "every term is under 2^61")]
         let phase_shift = (fit.snapped_units as i64)
             .wrapping_sub(fit.raw_units as i64)
