@@ -56,9 +56,12 @@ impl FramePlan {
     /// Queued steps (see [`FrameLoop::queue_steps`](crate::FrameLoop::queue_steps))
     /// are included, after the steps the elapsed time paid for.
     pub const fn steps(&self) -> Steps {
+        // Ticks stop at `u64::MAX`: the steps past it are not yielded.
+        let room = u64::MAX - self.first_tick;
+        let steps_run = self.steps_run();
         Steps {
             next: self.first_tick,
-            end: self.first_tick.saturating_add(self.steps_run()),
+            left: if steps_run < room { steps_run } else { room },
             timestep: self.timestep,
         }
     }
@@ -198,7 +201,9 @@ impl FramePlan {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Steps {
     next: u64,
-    end: u64,
+    /// Steps still to yield. A count down to zero rather than an end tick:
+    /// a caller's loop then needs one counter, not two.
+    left: u64,
     timestep: Timestep,
 }
 
@@ -207,21 +212,22 @@ impl Iterator for Steps {
 
     #[inline]
     fn next(&mut self) -> Option<Step> {
-        if self.next < self.end {
-            let step = Step {
-                tick: self.next,
-                timestep: self.timestep,
-            };
-            self.next += 1;
-            Some(step)
-        } else {
-            None
+        if self.left == 0 {
+            return None;
         }
+        self.left -= 1;
+        let step = Step {
+            tick: self.next,
+            timestep: self.timestep,
+        };
+        // `next + left` never exceeds `u64::MAX` (see `FramePlan::steps`).
+        self.next += 1;
+        Some(step)
     }
 
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let len = usize::try_from(self.end - self.next).unwrap_or(usize::MAX);
+        let len = usize::try_from(self.left).unwrap_or(usize::MAX);
         (len, Some(len))
     }
 }
@@ -229,15 +235,14 @@ impl Iterator for Steps {
 impl DoubleEndedIterator for Steps {
     #[inline]
     fn next_back(&mut self) -> Option<Step> {
-        if self.next < self.end {
-            self.end -= 1;
-            Some(Step {
-                tick: self.end,
-                timestep: self.timestep,
-            })
-        } else {
-            None
+        if self.left == 0 {
+            return None;
         }
+        self.left -= 1;
+        Some(Step {
+            tick: self.next + self.left,
+            timestep: self.timestep,
+        })
     }
 }
 

@@ -280,6 +280,23 @@ fn steps_carry_their_tick_exact_sim_time_and_the_one_dt() {
 }
 
 #[test]
+fn steps_taken_from_both_ends_meet_without_a_gap_or_a_repeat() {
+    let mut frames = loop60();
+    let plan = frames.begin_frame(at(90)); // 5 steps: ticks 0..=4
+    let mut steps = plan.steps();
+    assert_eq!(steps.len(), 5);
+    assert_eq!(steps.next().map(|s| s.tick()), Some(0));
+    assert_eq!(steps.next_back().map(|s| s.tick()), Some(4));
+    assert_eq!(steps.next().map(|s| s.tick()), Some(1));
+    assert_eq!(steps.len(), 2);
+    assert_eq!(steps.size_hint(), (2, Some(2)));
+    let middle: Vec<u64> = steps.by_ref().map(|s| s.tick()).collect();
+    assert_eq!(middle, [2, 3]);
+    assert_eq!(steps.len(), 0);
+    assert!(steps.next().is_none() && steps.next_back().is_none());
+}
+
+#[test]
 fn the_largest_timestamp_after_the_smallest_is_clamped_not_a_panic() {
     let mut frames = loop60();
     let plan = frames.begin_frame(Timestamp::MAX);
