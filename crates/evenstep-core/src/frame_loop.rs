@@ -840,12 +840,11 @@ impl FrameLoop {
     /// the tick), and whether the budget clamped.
     #[inline]
     fn take_steps(&self, due: u64, limit: u64) -> (u64, bool) {
-        let limit = limit.min(u64::MAX - self.tick);
-        if due > limit {
-            (limit, true)
-        } else {
-            (due, false)
+        // The usual frame: all of them, with room to spare.
+        if due <= limit && self.tick.checked_add(due).is_some() {
+            return (due, false);
         }
+        (limit.min(u64::MAX - self.tick), true)
     }
 
     /// Opens the 64-bit path exactly when it gives the general path's plan.

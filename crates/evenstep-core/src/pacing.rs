@@ -195,7 +195,9 @@ pub struct RefreshEstimator {
     /// refreshes at least every 4.29 s, so 32 bits hold one; longer deltas
     /// are never samples). Free slots hold zeros.
     samples: [u32; WINDOW as usize],
-    /// The slot the next sample goes to (always under `WINDOW`).
+    /// The slot the next sample goes to (always under `WINDOW`). A block is
+    /// `WINDOW` samples and every accepted sample enters both the window and
+    /// the block, so this is also how many samples the open block holds.
     next: u32,
     /// The reference deltas are judged against: the mean of the last whole
     /// block (0 with no samples).
@@ -207,7 +209,6 @@ pub struct RefreshEstimator {
     /// (samples are under 2³², so sixteen of either fit easily).
     block_sum: u64,
     block_deviation: u64,
-    block_len: u32,
     /// Samples accepted since the estimate (re)started, up to `WINDOW`.
     evidence: u32,
     rejected: u32,
@@ -228,7 +229,6 @@ impl RefreshEstimator {
             spread: 0,
             block_sum: 0,
             block_deviation: 0,
-            block_len: 0,
             evidence: 0,
             rejected: 0,
             streak: 0,
@@ -296,8 +296,9 @@ impl RefreshEstimator {
         self.push(sample);
         self.block_sum += sample;
         self.block_deviation += deviation;
-        self.block_len += 1;
-        if self.block_len == WINDOW {
+        // Back at the first slot: the window has turned once more, and the
+        // block is whole.
+        if self.next == 0 {
             self.close_block();
             return true;
         }
@@ -324,7 +325,7 @@ impl RefreshEstimator {
         // Under WINDOW, or the steady path would have taken the delta.
         self.evidence += 1;
         if !self.accept(sample, deviation) {
-            let len = u64::from(self.block_len);
+            let len = u64::from(self.next); // the open block's samples
             self.reference = self.block_sum / len;
             self.spread = self.block_deviation / len;
         }
@@ -347,7 +348,6 @@ impl RefreshEstimator {
         self.spread = self.block_deviation / u64::from(WINDOW);
         self.block_sum = 0;
         self.block_deviation = 0;
-        self.block_len = 0;
     }
 
     /// A delta that fits no period: the rhythm is broken, and after eight

@@ -56,12 +56,12 @@ impl FramePlan {
     /// Queued steps (see [`FrameLoop::queue_steps`](crate::FrameLoop::queue_steps))
     /// are included, after the steps the elapsed time paid for.
     pub const fn steps(&self) -> Steps {
-        // Ticks stop at `u64::MAX`: the steps past it are not yielded.
-        let room = u64::MAX - self.first_tick;
-        let steps_run = self.steps_run();
+        // The planner never numbers a step past `u64::MAX`, so every tick
+        // from `first_tick` on is a tick.
+        debug_assert!(self.first_tick.checked_add(self.steps_run()).is_some());
         Steps {
             next: self.first_tick,
-            left: if steps_run < room { steps_run } else { room },
+            left: self.steps_run(),
             timestep: self.timestep,
         }
     }
@@ -221,7 +221,7 @@ impl Iterator for Steps {
             timestep: self.timestep,
         };
         // `next + left` never exceeds `u64::MAX` (see `FramePlan::steps`).
-        self.next += 1;
+        self.next = self.next.wrapping_add(1);
         Some(step)
     }
 
