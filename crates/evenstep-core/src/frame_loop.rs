@@ -106,6 +106,40 @@ pub struct FrameLoop {
     /// them changes (the reference moves only when a block of samples
     /// closes), so the path does not test them every frame.
     snap_gate: u64,
+    /// The cached lattice while the gate is open (the gate opens only with
+    /// one), so the path need not unwrap it; a lattice worth nothing while
+    /// it is closed.
+    gate_lattice: Lattice,
+    /// Where the gate's lattice centres the bank when that is the same
+    /// place every frame (a refresh of whole steps: mid-step), else
+    /// `BY_PARTS`.
+    gate_centre: u64,
+    /// Where the general path leaves its plan for `begin_frame` to return.
+    other: PlanSlot,
+}
+
+/// Scratch space, not state: the general path's last plan. It takes no part
+/// in a planner's equality or hash, so two planners that will plan alike
+/// compare equal whatever they planned last.
+#[derive(Clone, Copy)]
+struct PlanSlot(FramePlan);
+
+impl PartialEq for PlanSlot {
+    fn eq(&self, _: &PlanSlot) -> bool {
+        true
+    }
+}
+
+impl Eq for PlanSlot {}
+
+impl core::hash::Hash for PlanSlot {
+    fn hash<H: core::hash::Hasher>(&self, _: &mut H) {}
+}
+
+impl core::fmt::Debug for PlanSlot {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("PlanSlot")
+    }
 }
 
 /// A frame delta fitted to whole refreshes by the snapped 64-bit path.
@@ -117,6 +151,19 @@ struct SnapFit {
     raw_units: u64,
     lattice: Lattice,
 }
+
+/// The step count with which the snapped 64-bit path declines a frame; it
+/// never runs that many.
+const NOT_SNAPPED: u64 = u64::MAX;
+
+/// The gate's lattice while the gate is closed.
+const CLOSED_GATE_LATTICE: Lattice = Lattice {
+    per_refresh: 0,
+    divisions: 1,
+};
+
+/// `gate_centre` when the bank's centre depends on the frame.
+const BY_PARTS: u64 = u64::MAX;
 
 /// The lattice cache's empty band: no period is in it.
 const NO_BAND: (u64, u64) = (1, 0);
@@ -147,6 +194,25 @@ impl FrameLoop {
             lattice_band: NO_BAND,
             lattice: None,
             snap_gate: 0,
+            gate_lattice: CLOSED_GATE_LATTICE,
+            gate_centre: BY_PARTS,
+            other: PlanSlot(FramePlan {
+                timestep,
+                speed: Speed::NORMAL,
+                raw: Nanos::ZERO,
+                scaled_units: 0,
+                dropped_units: 0,
+                due: 0,
+                run: 0,
+                queued: 0,
+                first_tick: 0,
+                remainder: 0,
+                clamped: false,
+                recip_bits: 0,
+                phase_shift: 0,
+                snapped: false,
+                render: false,
+            }),
         }
     }
 
@@ -200,6 +266,18 @@ impl FrameLoop {
     )]
     #[inline(always)]
     pub fn begin_frame(&mut self, now: Timestamp) -> FramePlan {
+        self.frame(now, false)
+    }
+
+    /// [`begin_frame`](FrameLoop::begin_frame), or
+    /// [`begin_hidden_frame`](FrameLoop::begin_hidden_frame) when `hidden`
+    /// (a constant wherever this is inlined).
+    #[allow(
+        clippy::inline_always,
+        reason = "measured: outlined, the plan is written to memory"
+    )]
+    #[inline(always)]
+    fn frame(&mut self, now: Timestamp, hidden: bool) -> FramePlan {
         let raw = now.saturating_since(self.last);
         self.last = now;
         // The frame almost every game sees: normal speed, nothing queued,
@@ -212,42 +290,92 @@ impl FrameLoop {
         {
             return self.plan_common_frame(raw, units, banked);
         }
-        // One out-of-line call for everything else, so the common frame's
-        // plan stays in registers when `begin_frame` is inlined.
-        self.plan_other_frame(raw)
+        // Everything else is one out-of-line call that returns two words in
+        // registers: a snapped frame's steps and phase shift, from which the
+        // plan is built here out of the planner's own fields, or
+        // `NOT_SNAPPED`, with the general path's plan left in `self.other`.
+        // Either way the caller reads only the fields it uses, and no plan
+        // is merged through memory with the common frame's.
+        let (run, phase_shift) = if hidden {
+            // Not a refresh: nothing to learn or snap (the general path
+            // knows it by `self.hidden`).
+            self.plan_general(raw, false)
+        } else {
+            self.plan_other_frame(raw)
+        };
+        if run == NOT_SNAPPED {
+            return self.other.0;
+        }
+        self.snapped_plan(raw, run, phase_shift)
     }
 
-    /// Every frame the common path does not take: snapped pacing's own
-    /// 64-bit path, or the general one.
+    /// Every shown frame the common path does not take: snapped pacing's
+    /// own 64-bit path, or the general one.
     #[inline(never)]
-    fn plan_other_frame(&mut self, raw: Nanos) -> FramePlan {
-        // A hidden wake-up is not a refresh: nothing to learn or snap, and
-        // the general path knows it.
-        if self.snap_limit != 0 && !self.hidden {
-            if let Some(fit) = self.observe_and_fit(raw)
-                && let Some(banked) = self.remainder.checked_add(fit.snapped_units)
-            {
-                return self.plan_snapped_frame(raw, fit, banked);
+    fn plan_other_frame(&mut self, raw: Nanos) -> (u64, i64) {
+        // An open gate implies snapped pacing: one test for the usual frame.
+        if self.snap_gate != 0 {
+            if let Some(snapped) = self.plan_snapped_steps(raw) {
+                return snapped;
             }
-            return self.plan_any_frame(raw, true);
+            // The estimator has the delta already.
+            return self.plan_general(raw, true);
         }
-        self.plan_any_frame(raw, false)
+        if self.snap_limit != 0 {
+            return self.plan_snapped_learning(raw);
+        }
+        self.plan_general(raw, false)
+    }
+
+    /// A snapped frame while the gate is closed: the display is still being
+    /// learned, or does not fit the 64-bit path.
+    #[cold]
+    #[inline(never)]
+    fn plan_snapped_learning(&mut self, raw: Nanos) -> (u64, i64) {
+        if let Some(snapped) = self.plan_snapped_steps(raw) {
+            return snapped;
+        }
+        self.plan_general(raw, true)
+    }
+
+    /// The general path, its plan left in `self.other`; returns
+    /// `(NOT_SNAPPED, 0)`.
+    #[inline(never)]
+    fn plan_general(&mut self, raw: Nanos, observed: bool) -> (u64, i64) {
+        self.other.0 = self.plan_any_frame(raw, observed);
+        (NOT_SNAPPED, 0)
     }
 
     /// A frame under snapped pacing at normal speed with nothing queued and
-    /// no render cap, whose delta `snap_fit` fitted to one or two refreshes
-    /// of a display whose period fits the step, planned in 64-bit
-    /// arithmetic. Gives the general path's plan (`tests/pacing.rs` checks
-    /// both).
-    #[inline]
-    fn plan_snapped_frame(&mut self, raw: Nanos, fit: SnapFit, banked: u64) -> FramePlan {
+    /// no render cap: the estimator learns `raw`, and if `snap_fit` fits it
+    /// to one or two refreshes of a display whose period fits the step and
+    /// the budget takes every step due, the frame is planned here in 64-bit
+    /// arithmetic. Returns the steps run and the phase shift, or `None`
+    /// having changed nothing but the estimator, for the general path to
+    /// plan. Gives the general path's plan (`tests/pacing.rs` checks both).
+    #[allow(
+        clippy::inline_always,
+        reason = "measured: outlined, its answer goes through memory"
+    )]
+    #[inline(always)]
+    fn plan_snapped_steps(&mut self, raw: Nanos) -> Option<(u64, i64)> {
+        let fit = self.observe_and_fit(raw)?;
         let per_step = self.timestep.units_per_step();
+        let banked = self.remainder.checked_add(fit.snapped_units)?;
         let (due, left) = whole_steps(banked, per_step);
-        let (run, clamped) = self.take_steps(due, self.snap_limit);
-        let centred = if clamped {
-            per_step / 2
-        } else {
+        // A budget overrun re-centres the bank the general way; so does a
+        // tick near its end. Neither is a steady display's frame.
+        if due > self.snap_limit {
+            return None;
+        }
+        let end = self.tick.checked_add(due)?;
+        // Every fit here came through the open gate, so its lattice is the
+        // gate's; for a refresh of whole steps the centre is fixed.
+        debug_assert_eq!(fit.lattice, self.gate_lattice);
+        let centred = if self.gate_centre == BY_PARTS {
             fit.lattice.centre(left, per_step)
+        } else {
+            self.gate_centre
         };
         // |snapped − raw| is within the tolerance plus 1.5% of two periods
         // (the lattice is found within 1% and cached for 0.5% more; the gate
@@ -258,25 +386,35 @@ impl FrameLoop {
         let phase_shift = (fit.snapped_units as i64)
             .wrapping_sub(fit.raw_units as i64)
             .wrapping_add((centred as i64).wrapping_sub(left as i64));
-        let phase_shift = i128::from(phase_shift);
-        self.shift_total = self.shift_total.wrapping_add(phase_shift);
-        let first_tick = self.tick;
-        self.tick += run;
+        self.shift_total = self.shift_total.wrapping_add(i128::from(phase_shift));
+        self.tick = end;
         self.remainder = centred;
+        Some((due, phase_shift))
+    }
+
+    /// The plan of a frame [`plan_snapped_steps`](Self::plan_snapped_steps)
+    /// planned: `run` steps, all of those due, up to the planner's tick.
+    #[allow(
+        clippy::inline_always,
+        reason = "it is the body of `begin_frame`, which is always inlined"
+    )]
+    #[inline(always)]
+    fn snapped_plan(&self, raw: Nanos, run: u64, phase_shift: i64) -> FramePlan {
         FramePlan {
             timestep: self.timestep,
-            speed: self.speed,
+            speed: Speed::NORMAL,
             raw,
-            scaled_units: u128::from(fit.raw_units),
-            dropped_units: u128::from(due - run) * u128::from(per_step),
-            due,
+            // Under 2³² ns (the gate's bound) times under 2³² units each.
+            scaled_units: u128::from(raw.as_nanos() * self.timestep.units_per_nanosecond()),
+            dropped_units: 0,
+            due: run,
             run,
             queued: 0,
-            first_tick,
-            remainder: centred,
-            clamped,
+            first_tick: self.tick - run,
+            remainder: self.remainder,
+            clamped: false,
             recip_bits: self.recip_bits,
-            phase_shift,
+            phase_shift: i128::from(phase_shift),
             snapped: true,
             render: true,
         }
@@ -291,40 +429,45 @@ impl FrameLoop {
     /// and the estimator takes the sample by its own steady step (debug
     /// builds check that against `observe`). Unless the sample closes a
     /// block, the reference and so the gate and the fit stay as they were.
-    #[inline]
+    #[allow(
+        clippy::inline_always,
+        reason = "measured: outlined, its answer goes through memory"
+    )]
+    #[inline(always)]
     fn observe_and_fit(&mut self, raw: Nanos) -> Option<SnapFit> {
-        let period = self.snap_gate;
-        if period != 0 {
+        'in_rhythm: {
+            let period = self.snap_gate;
+            if period == 0 {
+                break 'in_rhythm;
+            }
             let d = raw.as_nanos();
             let tolerance = self.pacing.tolerance_nanos();
-            let (refreshes, sample, deviation) = if d.abs_diff(period) <= tolerance {
-                (1, d, d.abs_diff(period))
+            let per_refresh = self.gate_lattice.per_refresh;
+            let (snapped_units, sample, deviation) = if d.abs_diff(period) <= tolerance {
+                (per_refresh, d, d.abs_diff(period))
             } else if d.abs_diff(2 * period) <= tolerance {
-                (2, d / 2, (d / 2).abs_diff(period))
+                (2 * per_refresh, d / 2, (d / 2).abs_diff(period))
             } else {
-                (0, 0, 0)
+                break 'in_rhythm;
             };
-            if refreshes != 0 {
-                #[cfg(debug_assertions)]
-                let expected = {
-                    let mut estimator = self.estimator.clone();
-                    estimator.observe_inline(raw);
-                    estimator
-                };
-                let closed = self.estimator.accept_in_rhythm(sample, deviation);
-                #[cfg(debug_assertions)]
-                debug_assert_eq!(self.estimator, expected);
-                if closed {
-                    self.snap_gate = self.find_snap_gate();
-                    return self.snap_fit(raw);
-                }
-                let lattice = self.lattice?;
-                return Some(SnapFit {
-                    snapped_units: lattice.per_refresh * refreshes,
-                    raw_units: d * self.timestep.units_per_nanosecond(),
-                    lattice,
-                });
+            #[cfg(debug_assertions)]
+            let expected = {
+                let mut estimator = self.estimator.clone();
+                estimator.observe_inline(raw);
+                estimator
+            };
+            let closed = self.estimator.accept_in_rhythm(sample, deviation);
+            #[cfg(debug_assertions)]
+            debug_assert_eq!(self.estimator, expected);
+            if closed {
+                self.refresh_snap_gate();
+                return self.snap_fit(raw);
             }
+            return Some(SnapFit {
+                snapped_units,
+                raw_units: d * self.timestep.units_per_nanosecond(),
+                lattice: self.gate_lattice,
+            });
         }
         self.observe(raw);
         self.snap_fit(raw)
@@ -446,13 +589,31 @@ impl FrameLoop {
     #[inline]
     fn observe(&mut self, raw: Nanos) {
         if self.estimator.observe_inline(raw) {
-            self.snap_gate = self.find_snap_gate();
+            self.refresh_snap_gate();
         }
+    }
+
+    /// Sets the snap gate, and its lattice, for the current estimate,
+    /// tolerance and cache.
+    fn refresh_snap_gate(&mut self) {
+        self.snap_gate = self.find_snap_gate();
+        self.gate_lattice = match self.lattice {
+            Some(lattice) if self.snap_gate != 0 => lattice,
+            _ => CLOSED_GATE_LATTICE,
+        };
+        self.gate_centre = if self.gate_lattice.divisions == 1 {
+            self.timestep.units_per_step() / 2
+        } else {
+            BY_PARTS
+        };
     }
 
     /// The snap gate for the current estimate, tolerance and cache (see
     /// `snap_gate`).
     fn find_snap_gate(&self) -> u64 {
+        if self.snap_limit == 0 {
+            return 0; // the snapped 64-bit path is closed
+        }
         let tolerance = self.pacing.tolerance_nanos();
         match self.estimator.calm_reference(tolerance) {
             Some(period)
@@ -505,7 +666,7 @@ impl FrameLoop {
         let slack = if lattice.is_some() { p / 200 } else { 0 };
         self.lattice_band = (p - slack, p + slack);
         self.lattice = lattice;
-        self.snap_gate = self.find_snap_gate();
+        self.refresh_snap_gate();
         lattice
     }
 
@@ -517,7 +678,7 @@ impl FrameLoop {
     /// neither learns the delta as a display refresh nor snaps it.
     pub fn begin_hidden_frame(&mut self, now: Timestamp) -> FramePlan {
         self.hidden = true;
-        let mut plan = self.begin_frame(now);
+        let mut plan = self.frame(now, true);
         self.hidden = false;
         plan.render = false;
         plan
@@ -857,7 +1018,7 @@ impl FrameLoop {
         self.fast_limit = if simple && !snapped { self.limit } else { 0 };
         self.snap_limit = if simple && snapped { self.limit } else { 0 };
         // Called by every setter, after any change of pacing or estimate.
-        self.snap_gate = self.find_snap_gate();
+        self.refresh_snap_gate();
     }
 
     /// Adds `count` steps to the next frame, on top of what its elapsed time
