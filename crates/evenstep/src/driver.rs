@@ -176,9 +176,12 @@ pub struct Loop<S> {
     /// The running pump's budget drops (units, steps) until its statistics
     /// are recorded: a panic in between reports them on recovery.
     unrecorded_drop: (u128, u64, Timestep),
-    /// `tick · dt` as whole nanoseconds and a remainder in 1/Q ns, kept by
-    /// addition so that a step costs no division.
+    /// `sim_clock_tick · dt` as whole nanoseconds and a remainder in 1/Q ns,
+    /// kept by addition so that a step costs no division. Only the steps of
+    /// a sim timeline with timers armed need it, so it is kept only by them,
+    /// and recomputed when `sim_clock_tick` is not the tick.
     sim_clock: (Nanos, u64),
+    sim_clock_tick: u64,
     /// One step as whole nanoseconds and a remainder in 1/Q ns.
     step_split: (u64, u64),
 }
@@ -519,7 +522,15 @@ impl<S> Loop<S> {
         // in locals and written back after the loop; a panic recomputes it.
         let per_nano = timestep.units_per_nanosecond();
         let (step_whole, step_frac) = self.step_split;
-        let (mut end, mut end_frac) = self.sim_clock;
+        // Only the sim timeline's own callbacks can arm sim timers during the
+        // steps, so one idle at the start stays idle; `sim()` catches it up.
+        let sim_idle = self.sim.is_empty();
+        let (mut end, mut end_frac) = if sim_idle || self.sim_clock_tick == first_tick {
+            self.sim_clock
+        } else {
+            // Timers were armed since the clock was last kept.
+            step_clock_at(timestep, first_tick)
+        };
         let control = &self.control;
         let mut step = StepContext {
             timestep,
@@ -527,9 +538,6 @@ impl<S> Loop<S> {
             real_time: self.real_time,
             control,
         };
-        // Only the sim timeline's own callbacks can arm sim timers during the
-        // steps, so one idle at the start stays idle; `sim()` catches it up.
-        let sim_idle = self.sim.is_empty();
         // Only an update can ask to stop (jobs, timers and the stall hook
         // have no control), so the flag is read after each update.
         // The subscriber list in a local: the context hands callbacks a
@@ -577,14 +585,11 @@ impl<S> Loop<S> {
             }
         }
         let ran = next_tick - first_tick;
-        if sim_idle {
-            // The clock was not needed step by step: catch it up now, away
-            // from the calls.
-            (end, end_frac) =
-                catch_up_step_clock(end, end_frac, (step_whole, step_frac), per_nano, ran);
+        if !sim_idle {
+            self.sim_clock = (end, end_frac);
+            self.sim_clock_tick = self.tick;
+            debug_assert_eq!(self.sim_clock, step_clock_at(timestep, self.tick));
         }
-        self.sim_clock = (end, end_frac);
-        debug_assert_eq!(self.sim_clock, step_clock_at(timestep, self.tick));
         ran
     }
 
@@ -631,6 +636,7 @@ impl<S> Loop<S> {
             self.unrecorded_drop.1 = 0;
             // The step clock lived in locals of the pump that panicked.
             self.sim_clock = step_clock_at(self.frames.timestep(), self.tick);
+            self.sim_clock_tick = self.tick;
             // A timer callback may have been the one that panicked.
             self.real.recover();
             self.sim.recover();
@@ -751,38 +757,6 @@ fn step_clock_at(timestep: Timestep, tick: u64) -> (Nanos, u64) {
     let units = u128::from(tick) * u128::from(timestep.units_per_step());
     let per_nano = u128::from(timestep.units_per_nanosecond());
     (timestep.sim_time(tick), (units % per_nano) as u64)
-}
-
-/// [`advance_step_clock`] `steps` times. A few steps (a frame's) are added one
-/// by one, which costs less than a division; a long run (a catch-up) at once.
-/// Each step adds less than a nanosecond's worth of fraction, so the carries
-/// are exactly the whole nanoseconds the fractions sum to.
-fn catch_up_step_clock(
-    mut end: Nanos,
-    mut frac: u64,
-    step: (u64, u64),
-    per_nano: u64,
-    steps: u64,
-) -> (Nanos, u64) {
-    if steps < 16 {
-        for _ in 0..steps {
-            advance_step_clock(&mut end, &mut frac, step, per_nano);
-        }
-        return (end, frac);
-    }
-    let fraction = u128::from(frac) + u128::from(steps) * u128::from(step.1);
-    let (carries, rest) = match u64::try_from(fraction) {
-        Ok(fraction) => (u128::from(fraction / per_nano), fraction % per_nano),
-        Err(_) => (
-            fraction / u128::from(per_nano),
-            (fraction % u128::from(per_nano)) as u64,
-        ),
-    };
-    let whole = u128::from(steps) * u128::from(step.0) + carries;
-    (
-        end + Nanos::from_nanos(u64::try_from(whole).unwrap_or(u64::MAX)),
-        rest,
-    )
 }
 
 /// Moves a step clock (whole nanoseconds, and a fraction in 1/`per_nano`
@@ -968,6 +942,7 @@ impl<S> LoopBuilder<S> {
             steps_end: 0,
             unrecorded_drop: (0, 0, self.timestep),
             sim_clock: (Nanos::ZERO, 0),
+            sim_clock_tick: 0,
             step_split: (
                 self.timestep.units_per_step() / self.timestep.units_per_nanosecond(),
                 self.timestep.units_per_step() % self.timestep.units_per_nanosecond(),

@@ -87,9 +87,9 @@ fn an_hour_without_pumps_is_never_credited_by_the_loop_itself() {
 #[test]
 fn a_long_catch_up_without_sim_timers_keeps_the_sim_clock_exact_to_the_nanosecond() {
     // 60 Hz steps are 16,666,666⅔ ns: the step clock carries a nanosecond
-    // every third step. A catch-up with no sim timer skips the clock step by
-    // step and settles it at the end; a timer armed afterwards must see the
-    // same clock as if it had been kept all along.
+    // every third step. Steps with no sim timer armed do not keep the clock
+    // at all; a timer armed afterwards must see the same clock as if it had
+    // been kept all along.
     #[derive(Default)]
     struct Counter {
         steps: u64,
