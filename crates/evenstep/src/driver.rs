@@ -622,25 +622,34 @@ impl<S> Loop<S> {
     /// Puts the loop in its documented post-panic state if a callback
     /// panicked out of the previous pump: stopped, with the steps the pump
     /// never began, and the steps its budget refused, reported as dropped.
+    #[inline]
     fn recover(&mut self) {
-        if std::mem::take(&mut self.in_pump) {
-            self.control.clear_stop();
-            self.run = Run::Stopped;
-            record_panic_losses(
-                &mut self.stats,
-                self.steps_end.saturating_sub(self.tick),
-                self.frames.timestep(),
-                self.unrecorded_drop,
-            );
-            self.unrecorded_drop.0 = 0;
-            self.unrecorded_drop.1 = 0;
-            // The step clock lived in locals of the pump that panicked.
-            self.sim_clock = step_clock_at(self.frames.timestep(), self.tick);
-            self.sim_clock_tick = self.tick;
-            // A timer callback may have been the one that panicked.
-            self.real.recover();
-            self.sim.recover();
+        if self.in_pump {
+            self.recover_from_panic();
         }
+    }
+
+    /// [`recover`](Loop::recover)'s work, once a panic is known.
+    #[cold]
+    #[inline(never)]
+    fn recover_from_panic(&mut self) {
+        self.in_pump = false;
+        self.control.clear_stop();
+        self.run = Run::Stopped;
+        record_panic_losses(
+            &mut self.stats,
+            self.steps_end.saturating_sub(self.tick),
+            self.frames.timestep(),
+            self.unrecorded_drop,
+        );
+        self.unrecorded_drop.0 = 0;
+        self.unrecorded_drop.1 = 0;
+        // The step clock lived in locals of the pump that panicked.
+        self.sim_clock = step_clock_at(self.frames.timestep(), self.tick);
+        self.sim_clock_tick = self.tick;
+        // A timer callback may have been the one that panicked.
+        self.real.recover();
+        self.sim.recover();
     }
 
     fn next_subscriber(&mut self) -> SubscriberId {

@@ -115,7 +115,7 @@ const BUCKETS: usize = SUB + (TOP_EXP - SUB_BITS) as usize * SUB + 1;
 /// the largest value it has seen, which is what a percentile reports.
 #[derive(Clone)]
 struct GapHistogram {
-    counts: [u32; BUCKETS],
+    counts: [u64; BUCKETS],
     max: [u64; BUCKETS],
     total: u64,
 }
@@ -129,22 +129,24 @@ impl GapHistogram {
         }
     }
 
+    /// Gaps under 64 ns have a bucket each; above, the top five bits below
+    /// the leading one pick one of 32 buckets of its power of two. One
+    /// formula covers both: `shift` is 0 up to 63, and the value's top six
+    /// bits (32 to 63) follow the buckets of the powers below.
+    #[inline]
     fn bucket(value: u64) -> usize {
-        if value < SUB as u64 {
-            return value as usize;
-        }
-        let exp = value.ilog2();
-        if exp >= TOP_EXP {
-            return BUCKETS - 1;
-        }
-        let mantissa = (value >> (exp - SUB_BITS)) as usize & (SUB - 1);
-        SUB + (exp - SUB_BITS) as usize * SUB + mantissa
+        let shift = (value | SUB as u64).ilog2() - SUB_BITS;
+        let bucket = (u64::from(shift) << SUB_BITS) + (value >> shift);
+        // At most 58 · 32 + 63: the cast is exact.
+        (bucket as usize).min(BUCKETS - 1)
     }
 
+    #[inline]
     fn record(&mut self, value: Nanos) {
         let value = value.as_nanos();
         let b = GapHistogram::bucket(value);
-        self.counts[b] = self.counts[b].saturating_add(1);
+        // A count of 2⁶⁴ paints is never reached: wrapping cannot happen.
+        self.counts[b] = self.counts[b].wrapping_add(1);
         self.max[b] = self.max[b].max(value);
         self.total += 1;
     }
@@ -158,7 +160,7 @@ impl GapHistogram {
         let rank = (self.total * per_mille).div_ceil(1_000).max(1);
         let mut seen = 0_u64;
         for (b, &count) in self.counts.iter().enumerate() {
-            seen += u64::from(count);
+            seen += count;
             if seen >= rank {
                 return Nanos::from_nanos(self.max[b]);
             }
@@ -474,6 +476,40 @@ mod tests {
             let b = GapHistogram::bucket(v);
             assert!(b >= last, "buckets are monotonic");
             last = b;
+        }
+    }
+
+    #[test]
+    fn every_power_of_two_splits_into_thirty_two_equal_buckets() {
+        // The layout spelled out: exact below 32; from 2^e (e >= 5) on, 32
+        // buckets of 2^(e-5) values each, following the powers below.
+        fn by_the_book(value: u64) -> usize {
+            if value < 32 {
+                return value as usize;
+            }
+            let exp = value.ilog2();
+            if exp >= TOP_EXP {
+                return BUCKETS - 1;
+            }
+            let mantissa = (value >> (exp - 5)) as usize & 31;
+            32 + (exp - 5) as usize * 32 + mantissa
+        }
+        for exp in 0..64 {
+            let power = 1_u64 << exp;
+            for value in [
+                power - 1,
+                power,
+                power + 1,
+                power | (power >> 1),
+                power | (power - 1),
+            ] {
+                assert_eq!(GapHistogram::bucket(value), by_the_book(value), "{value}");
+            }
+        }
+        let mut value = 1_u64;
+        while value < u64::MAX / 3 {
+            assert_eq!(GapHistogram::bucket(value), by_the_book(value), "{value}");
+            value = value * 3 + 1;
         }
     }
 
