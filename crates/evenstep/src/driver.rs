@@ -399,7 +399,7 @@ impl<S> Loop<S> {
             // Only a clamped plan drops time.
             self.unrecorded_drop = (plan.dropped_units(), plan.steps_dropped(), plan.timestep());
             if let Some(hook) = self.on_stall.as_mut() {
-                hook(state, &plan);
+                call_stall_hook(hook, state, plan);
             }
         }
 
@@ -758,6 +758,14 @@ fn record_panic_losses(
     stats.record_abandoned(abandoned, timestep);
     let (units, steps, drop_timestep) = unrecorded;
     stats.record_dropped(units, steps, drop_timestep);
+}
+
+/// Hands the hook a plan of its own: were the pump's plan lent to it, the
+/// plan would have to live in memory on every pump, stalled or not.
+#[cold]
+#[inline(never)]
+fn call_stall_hook<S>(hook: &mut Stall<S>, state: &mut S, plan: FramePlan) {
+    hook(state, &plan);
 }
 
 /// The end of step `tick - 1` as whole nanoseconds and the fraction past them
