@@ -19,13 +19,15 @@ for trace in a b c d e; do
     if [[ $trace == e && $adapter != evenstep && $adapter != renew && $adapter != harness ]]; then
       row="$row — |"; continue
     fi
-    one=$(count "$adapter" "$trace" 1)
-    many=$(count "$adapter" "$trace" 21)
     if [[ $trace == c || $trace == d ]]; then
-      warm_one=$(count "$adapter" "$trace-warmup" 1)
-      warm_many=$(count "$adapter" "$trace-warmup" 21)
+      one=$(count "$adapter" "${trace}1" 1)
+      many=$(count "$adapter" "${trace}1" 21)
+      warm_one=$(count "$adapter" "${trace}0" 1)
+      warm_many=$(count "$adapter" "${trace}0" 21)
       per=$(( (many - one - warm_many + warm_one) / 20 ))
     else
+      one=$(count "$adapter" "$trace" 1)
+      many=$(count "$adapter" "$trace" 21)
       per=$(( (many - one) / (20 * $(frames "$trace")) ))
     fi
     row="$row $per |"

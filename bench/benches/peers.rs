@@ -59,6 +59,12 @@ fn cycle_no_alpha<P: PlanOnly>(bencher: Bencher, trace: Vec<u64>, budget: u32) {
     });
 }
 
+/// Iterations in a sample of the spike benchmarks (c) and (d).
+const SPIKE_SAMPLE: u32 = 16;
+/// Samples of the spike benchmarks: as many iterations in all as 1,000
+/// samples of 64.
+const SPIKE_SAMPLES: u32 = 4_000;
+
 fn spike<P: Peer>(bencher: Bencher, budget: u32) {
     let trace = trace_spike_200ms();
     let (warmup, spike_ts) = trace.split_at(trace.len() - 1);
@@ -103,13 +109,14 @@ fn b_display_144hz<P: Peer>(bencher: Bencher) {
 /// (c) one 200 ms frame after 60 steady frames, budget 16: 12 steps for every peer.
 ///
 /// Each iteration needs its own primed planner, and divan makes a sample's
-/// worth up front. Samples of 64 keep those planners in cache, as a game's one
-/// planner is; thousands of them would measure cache misses on planners of
-/// different sizes instead of the frame.
+/// worth up front. Samples of 16 keep those planners in the level-1 cache, as
+/// a game's one planner is (sixteen of evenstep-core's, the largest, take
+/// under 9 KiB; samples of 64 took 35 KiB, more than the cache holds, and
+/// measured misses on planners of different sizes instead of the frame).
 #[divan::bench(
     types = [EvenStep, RenewFrame, GameLoopPeer, BevyFixed, BevyVirtualFixed],
-    sample_count = 1_000,
-    sample_size = 64
+    sample_count = SPIKE_SAMPLES,
+    sample_size = SPIKE_SAMPLE
 )]
 fn c_catchup_12<P: Peer>(bencher: Bencher) {
     spike::<P>(bencher, BUDGET_LARGE);
@@ -118,11 +125,11 @@ fn c_catchup_12<P: Peer>(bencher: Bencher) {
 /// (d) one 200 ms frame after 60 steady frames, budget 5: evenstep-core and
 /// renew-frame run 5 and report 7 dropped; game-loop (max_frame_time =
 /// 5/60 s) runs 5 and reports nothing; bevy has no budget and runs all 12.
-/// Samples of 64, as in (c).
+/// Samples of 16, as in (c).
 #[divan::bench(
     types = [EvenStep, RenewFrame, GameLoopPeer, BevyFixed, BevyVirtualFixed],
-    sample_count = 1_000,
-    sample_size = 64
+    sample_count = SPIKE_SAMPLES,
+    sample_size = SPIKE_SAMPLE
 )]
 fn d_overload_200ms_budget5<P: Peer>(bencher: Bencher) {
     spike::<P>(bencher, BUDGET_OVERLOAD);

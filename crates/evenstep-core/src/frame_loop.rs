@@ -368,15 +368,16 @@ impl FrameLoop {
         if due > self.snap_limit {
             return None;
         }
-        let end = self.tick.checked_add(due)?;
+        self.tick = self.tick.checked_add(due)?;
         // Every fit here came through the open gate, so its lattice is the
         // gate's; for a refresh of whole steps the centre is fixed.
         debug_assert_eq!(fit.lattice, self.gate_lattice);
         let centred = if self.gate_centre == BY_PARTS {
-            fit.lattice.centre(left, per_step)
+            fit.lattice.centre_of_part(left)
         } else {
             self.gate_centre
         };
+        debug_assert_eq!(centred, fit.lattice.centre(left, per_step));
         // |snapped − raw| is within the tolerance plus 1.5% of two periods
         // (the lattice is found within 1% and cached for 0.5% more; the gate
         // keeps two periods under 2³²): under 2²⁷ ns, times the units in a
@@ -387,7 +388,6 @@ impl FrameLoop {
             .wrapping_sub(fit.raw_units as i64)
             .wrapping_add((centred as i64).wrapping_sub(left as i64));
         self.shift_total = self.shift_total.wrapping_add(i128::from(phase_shift));
-        self.tick = end;
         self.remainder = centred;
         Some((due, phase_shift))
     }

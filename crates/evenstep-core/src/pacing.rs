@@ -502,6 +502,13 @@ impl Lattice {
             // A refresh is whole steps: the bank stays put; keep it mid-step.
             return per_step / 2;
         }
+        self.centre_of_part(remainder)
+    }
+
+    /// [`centre`](Lattice::centre) when refreshes divide the step: the
+    /// middle of the refresh-sized part of the step `remainder` is in.
+    #[inline]
+    pub(crate) fn centre_of_part(self, remainder: u64) -> u64 {
         let part = self.per_refresh;
         (remainder / part) * part + part / 2
     }
