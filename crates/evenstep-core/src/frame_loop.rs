@@ -143,13 +143,23 @@ impl core::fmt::Debug for PlanSlot {
 }
 
 /// A frame delta fitted to whole refreshes by the snapped 64-bit path.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct SnapFit {
     /// The delta snapped to whole refreshes, in accumulator units.
     snapped_units: u64,
     /// The delta as measured, in accumulator units.
     raw_units: u64,
     lattice: Lattice,
+}
+
+/// What the open snap gate made of a frame's delta.
+enum InRhythm {
+    /// One or two refreshes: the estimator took the sample.
+    Fit(SnapFit),
+    /// One or two refreshes, and the sample closed the estimator's block.
+    Closed,
+    /// No refresh the gate fits: nothing changed.
+    Miss,
 }
 
 /// The step count with which the snapped 64-bit path declines a frame; it
@@ -313,13 +323,21 @@ impl FrameLoop {
     /// own 64-bit path, or the general one.
     #[inline(never)]
     fn plan_other_frame(&mut self, raw: Nanos) -> (u64, i64) {
-        // An open gate implies snapped pacing: one test for the usual frame.
+        // An open gate implies snapped pacing: one test for the usual frame,
+        // and every call below is the last thing done, so the usual frame
+        // saves no register.
         if self.snap_gate != 0 {
-            if let Some(snapped) = self.plan_snapped_steps(raw) {
-                return snapped;
+            match self.fit_in_rhythm(raw) {
+                InRhythm::Fit(fit) => {
+                    if let Some(snapped) = self.take_snapped(fit) {
+                        return snapped;
+                    }
+                    // The estimator has the delta already.
+                    return self.plan_general(raw, true);
+                }
+                InRhythm::Closed => return self.plan_after_block(raw),
+                InRhythm::Miss => {}
             }
-            // The estimator has the delta already.
-            return self.plan_general(raw, true);
         }
         if self.snap_limit != 0 {
             return self.plan_snapped_learning(raw);
@@ -327,12 +345,30 @@ impl FrameLoop {
         self.plan_general(raw, false)
     }
 
-    /// A snapped frame while the gate is closed: the display is still being
-    /// learned, or does not fit the 64-bit path.
+    /// A frame whose sample closed the estimator's block: the reference
+    /// moved, so the gate is found again before the fit.
+    #[inline(never)]
+    fn plan_after_block(&mut self, raw: Nanos) -> (u64, i64) {
+        self.refresh_snap_gate();
+        if let Some(fit) = self.snap_fit(raw)
+            && let Some(snapped) = self.take_snapped(fit)
+        {
+            return snapped;
+        }
+        self.plan_general(raw, true)
+    }
+
+    /// Any other snapped frame: the display is still being learned, or the
+    /// delta fits no refresh through the gate. The estimator learns it the
+    /// long way, and it is snapped by the 64-bit path if it now fits, or
+    /// planned by the general one.
     #[cold]
     #[inline(never)]
     fn plan_snapped_learning(&mut self, raw: Nanos) -> (u64, i64) {
-        if let Some(snapped) = self.plan_snapped_steps(raw) {
+        self.observe(raw);
+        if let Some(fit) = self.snap_fit(raw)
+            && let Some(snapped) = self.take_snapped(fit)
+        {
             return snapped;
         }
         self.plan_general(raw, true)
@@ -346,20 +382,19 @@ impl FrameLoop {
         (NOT_SNAPPED, 0)
     }
 
-    /// A frame under snapped pacing at normal speed with nothing queued and
-    /// no render cap: the estimator learns `raw`, and if `snap_fit` fits it
-    /// to one or two refreshes of a display whose period fits the step and
-    /// the budget takes every step due, the frame is planned here in 64-bit
-    /// arithmetic. Returns the steps run and the phase shift, or `None`
-    /// having changed nothing but the estimator, for the general path to
-    /// plan. Gives the general path's plan (`tests/pacing.rs` checks both).
+    /// Plans a snapped frame (snapped pacing at normal speed with nothing
+    /// queued and no render cap) whose delta `fit` fitted to one or two
+    /// refreshes of a display whose period fits the step, in 64-bit
+    /// arithmetic, if the budget takes every step due. Returns the steps
+    /// run and the phase shift, or `None` having changed nothing, for the
+    /// general path to plan. Gives the general path's plan
+    /// (`tests/pacing.rs` checks both).
     #[allow(
         clippy::inline_always,
         reason = "measured: outlined, its answer goes through memory"
     )]
     #[inline(always)]
-    fn plan_snapped_steps(&mut self, raw: Nanos) -> Option<(u64, i64)> {
-        let fit = self.observe_and_fit(raw)?;
+    fn take_snapped(&mut self, fit: SnapFit) -> Option<(u64, i64)> {
         let per_step = self.timestep.units_per_step();
         let banked = self.remainder.checked_add(fit.snapped_units)?;
         let (due, left) = whole_steps(banked, per_step);
@@ -392,8 +427,7 @@ impl FrameLoop {
         Some((due, phase_shift))
     }
 
-    /// The plan of a frame [`plan_snapped_steps`](Self::plan_snapped_steps)
-    /// planned: `run` steps, all of those due, up to the planner's tick.
+    /// The plan of a frame [`take_snapped`](Self::take_snapped) planned: `run` steps, all of those due, up to the planner's tick.
     #[allow(
         clippy::inline_always,
         reason = "it is the body of `begin_frame`, which is always inlined"
@@ -420,57 +454,54 @@ impl FrameLoop {
         }
     }
 
-    /// Feeds `raw` to the estimator, then fits it as `snap_fit` does.
+    /// Fits `raw` through the open gate: if it is within the tolerance of
+    /// one or two periods, the estimator takes its sample and the fit is
+    /// `snap_fit`'s, unless the sample closed the estimator's block (the
+    /// reference moved, and the gate with it). Otherwise nothing changes.
     ///
-    /// While the gate is open and the display steady, a delta within the
-    /// tolerance of one or two periods is, by the gate's bound on the
-    /// tolerance (a quarter period at most), also a delta the estimator
-    /// takes as one or two periods, so the fit's one distance serves both,
-    /// and the estimator takes the sample by its own steady step (debug
-    /// builds check that against `observe`). Unless the sample closes a
-    /// block, the reference and so the gate and the fit stay as they were.
+    /// While the gate is open the display is steady, and by the gate's
+    /// bound on the tolerance (a quarter period at most) a delta within it
+    /// of one or two periods is also one the estimator takes as one or two
+    /// periods, so the fit's one distance serves both, and the estimator
+    /// takes the sample by its own steady step (debug builds check that
+    /// against `observe`).
     #[allow(
         clippy::inline_always,
         reason = "measured: outlined, its answer goes through memory"
     )]
     #[inline(always)]
-    fn observe_and_fit(&mut self, raw: Nanos) -> Option<SnapFit> {
-        'in_rhythm: {
-            let period = self.snap_gate;
-            if period == 0 {
-                break 'in_rhythm;
-            }
-            let d = raw.as_nanos();
-            let tolerance = self.pacing.tolerance_nanos();
-            let per_refresh = self.gate_lattice.per_refresh;
-            let (snapped_units, sample, deviation) = if d.abs_diff(period) <= tolerance {
-                (per_refresh, d, d.abs_diff(period))
-            } else if d.abs_diff(2 * period) <= tolerance {
-                (2 * per_refresh, d / 2, (d / 2).abs_diff(period))
-            } else {
-                break 'in_rhythm;
-            };
-            #[cfg(debug_assertions)]
-            let expected = {
-                let mut estimator = self.estimator.clone();
-                estimator.observe_inline(raw);
-                estimator
-            };
-            let closed = self.estimator.accept_in_rhythm(sample, deviation);
-            #[cfg(debug_assertions)]
-            debug_assert_eq!(self.estimator, expected);
-            if closed {
-                self.refresh_snap_gate();
-                return self.snap_fit(raw);
-            }
-            return Some(SnapFit {
-                snapped_units,
-                raw_units: d * self.timestep.units_per_nanosecond(),
-                lattice: self.gate_lattice,
-            });
+    fn fit_in_rhythm(&mut self, raw: Nanos) -> InRhythm {
+        let period = self.snap_gate;
+        let d = raw.as_nanos();
+        let tolerance = self.pacing.tolerance_nanos();
+        let per_refresh = self.gate_lattice.per_refresh;
+        let (snapped_units, sample, deviation) = if d.abs_diff(period) <= tolerance {
+            (per_refresh, d, d.abs_diff(period))
+        } else if d.abs_diff(2 * period) <= tolerance {
+            (2 * per_refresh, d / 2, (d / 2).abs_diff(period))
+        } else {
+            return InRhythm::Miss;
+        };
+        #[cfg(debug_assertions)]
+        let expected = {
+            let mut estimator = self.estimator.clone();
+            estimator.observe_inline(raw);
+            estimator
+        };
+        let closed = self.estimator.accept_in_rhythm(sample, deviation);
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(self.estimator, expected);
+        if closed {
+            return InRhythm::Closed;
         }
-        self.observe(raw);
-        self.snap_fit(raw)
+        let fit = SnapFit {
+            snapped_units,
+            // Under 2³² ns (the gate's bound) times under 2³² units each.
+            raw_units: d * self.timestep.units_per_nanosecond(),
+            lattice: self.gate_lattice,
+        };
+        debug_assert_eq!(Some(fit), self.snap_fit(raw));
+        InRhythm::Fit(fit)
     }
 
     /// The snapped size of `raw`, in units, when `raw` is within the
