@@ -441,11 +441,13 @@ impl<S> Loop<S> {
             update_cost: update_end.saturating_since(now),
             render_cost: end.saturating_since(update_end),
             steps,
-            dropped: (plan.dropped_units(), plan.steps_dropped()),
             timestep: plan.timestep(),
             abandoned_steps: plan.steps_run() - steps,
         });
         if plan.clamped() {
+            // Only a clamped plan drops time.
+            self.stats
+                .record_dropped(plan.dropped_units(), plan.steps_dropped(), plan.timestep());
             self.unrecorded_drop.1 = 0;
             self.unrecorded_drop.0 = 0;
         }

@@ -210,7 +210,6 @@ pub(crate) struct Collector {
     frame_cost_x8: u64,
     update_cost_x8: u64,
     render_cost_x8: u64,
-    seeded: [bool; 3],
     worst_frame: Nanos,
     ring: [SecondBucket; RING],
     absences: u64,
@@ -235,8 +234,6 @@ pub(crate) struct PumpSample {
     pub(crate) update_cost: Nanos,
     pub(crate) render_cost: Nanos,
     pub(crate) steps: u64,
-    /// The plan's dropped time in accumulator units, and its dropped steps.
-    pub(crate) dropped: (u128, u64),
     pub(crate) timestep: evenstep_core::Timestep,
     pub(crate) abandoned_steps: u64,
 }
@@ -259,7 +256,6 @@ impl Collector {
             frame_cost_x8: 0,
             update_cost_x8: 0,
             render_cost_x8: 0,
-            seeded: [false; 3],
             worst_frame: Nanos::ZERO,
             ring: [EMPTY_SECOND; RING],
             absences: 0,
@@ -303,20 +299,15 @@ impl Collector {
         self.real_second = sample.real_time.as_nanos() / 1_000_000_000;
         self.roll_fps();
 
-        ema(
-            &mut self.frame_cost_x8,
-            &mut self.seeded[0],
-            sample.frame_cost,
-        );
-        ema(
-            &mut self.update_cost_x8,
-            &mut self.seeded[1],
-            sample.update_cost,
-        );
+        // The first pump since a reset seeds the frame and update averages,
+        // and the first paint the render average.
+        let first_pump = self.pumps == 1;
+        ema(&mut self.frame_cost_x8, first_pump, sample.frame_cost);
+        ema(&mut self.update_cost_x8, first_pump, sample.update_cost);
         if sample.painted {
             ema(
                 &mut self.render_cost_x8,
-                &mut self.seeded[2],
+                self.paints == 0,
                 sample.render_cost,
             );
         }
@@ -325,8 +316,6 @@ impl Collector {
             self.over_budget += 1;
         }
         self.steps_last_pump = sample.steps;
-        let (dropped_units, dropped_steps) = sample.dropped;
-        self.record_dropped(dropped_units, dropped_steps, sample.timestep);
         if sample.abandoned_steps > 0 {
             self.record_abandoned(sample.abandoned_steps, sample.timestep);
         }
@@ -442,18 +431,17 @@ impl Collector {
 }
 
 /// `avg += (sample − avg) / 8`, kept as eight times the average so the
-/// integer arithmetic loses nothing but the final division. The first sample
-/// seeds it.
+/// integer arithmetic loses nothing but the final division. The `first`
+/// sample seeds it.
 #[inline]
-fn ema(avg_x8: &mut u64, seeded: &mut bool, sample: Nanos) {
+fn ema(avg_x8: &mut u64, first: bool, sample: Nanos) {
     let sample = sample.as_nanos();
-    if *seeded {
+    if first {
+        *avg_x8 = sample.saturating_mul(8);
+    } else {
         // Wrapping only past 2⁶¹ ns (73 years) of cost: never in practice,
         // and never a panic.
         *avg_x8 = (*avg_x8 - (*avg_x8 >> 3)).wrapping_add(sample);
-    } else {
-        *avg_x8 = sample.saturating_mul(8);
-        *seeded = true;
     }
 }
 
@@ -529,12 +517,12 @@ mod tests {
 
     #[test]
     fn the_average_moves_an_eighth_of_the_way() {
-        let (mut avg, mut seeded) = (0, false);
-        ema(&mut avg, &mut seeded, Nanos::from_nanos(800));
+        let mut avg = 0;
+        ema(&mut avg, true, Nanos::from_nanos(800));
         assert_eq!(avg / 8, 800);
-        ema(&mut avg, &mut seeded, Nanos::from_nanos(1_600));
+        ema(&mut avg, false, Nanos::from_nanos(1_600));
         assert_eq!(avg / 8, 900);
-        ema(&mut avg, &mut seeded, Nanos::ZERO);
+        ema(&mut avg, false, Nanos::ZERO);
         assert_eq!(avg, 6_300); // 7200 − 900 + 0
     }
 }
