@@ -223,6 +223,9 @@ pub(crate) struct Collector {
     histogram: GapHistogram,
     /// The real time of the latest pump, for the window.
     real_second: u64,
+    /// Where the second after `real_second` begins, in nanoseconds of real
+    /// time (saturating).
+    next_second_at: u64,
 }
 
 /// What one pump measured.
@@ -268,6 +271,7 @@ impl Collector {
             pumps: 0,
             histogram: GapHistogram::new(),
             real_second: 0,
+            next_second_at: 1_000_000_000,
         }
     }
 
@@ -276,7 +280,8 @@ impl Collector {
     pub(crate) fn reset(&mut self) {
         let warmup_left = self.warmup_left;
         let last_paint = self.last_paint;
-        let (fps_second, real_second) = (self.fps_second, self.real_second);
+        let (fps_second, real_second, next_second_at) =
+            (self.fps_second, self.real_second, self.next_second_at);
         let histogram = std::mem::replace(&mut self.histogram, GapHistogram::new());
         *self = Collector::new(self.config);
         self.histogram = histogram;
@@ -285,6 +290,7 @@ impl Collector {
         self.last_paint = last_paint;
         self.fps_second = fps_second;
         self.real_second = real_second;
+        self.next_second_at = next_second_at;
     }
 
     /// Forgets the previous paint, so the next paint starts a new gap: used
@@ -296,8 +302,10 @@ impl Collector {
     #[inline]
     pub(crate) fn record(&mut self, sample: &PumpSample) {
         self.pumps += 1;
-        self.real_second = sample.real_time.as_nanos() / 1_000_000_000;
-        self.roll_fps();
+        // Real time never goes back: a second turns when it reaches the next.
+        if sample.real_time.as_nanos() >= self.next_second_at {
+            self.turn_second(sample.real_time);
+        }
 
         // The first pump since a reset seeds the frame and update averages,
         // and the first paint the render average.
@@ -348,6 +356,14 @@ impl Collector {
         self.dropped_units = self.dropped_units.saturating_add(units);
         self.dropped = timestep.units_to_nanos(self.dropped_units);
         self.dropped_steps = self.dropped_steps.saturating_add(steps);
+    }
+
+    /// Real time entered a new second: the fps count rolls over.
+    #[inline(never)]
+    fn turn_second(&mut self, real_time: Nanos) {
+        self.real_second = real_time.as_nanos() / 1_000_000_000;
+        self.next_second_at = (self.real_second + 1).saturating_mul(1_000_000_000);
+        self.roll_fps();
     }
 
     fn roll_fps(&mut self) {
