@@ -7,9 +7,9 @@
 //! the type to `types = [...]` below.
 //!
 //! * a_steady_60hz / b_display_144hz: each iteration plans the next frame of a
-//!   precomputed 1024-frame trace; after the last frame the adapter is
-//!   rebuilt (`P::new`, inside the timed loop, amortised over 1024 frames)
-//!   and the trace replays from its start.
+//!   precomputed 1024-frame trace; after the last frame the trace replays
+//!   from its start, shifted by the display time it spans, so one adapter
+//!   sees one display running on (as a game has one planner for its run).
 //! * c_catchup_12 / d_overload_200ms_budget5: the input is an adapter primed
 //!   (untimed, `with_inputs`) with 60 steady 60 Hz frames; the timed part is
 //!   exactly the one 200 ms frame (12 × 1/60 s) and its steps.
@@ -21,39 +21,41 @@
 use divan::{Bencher, black_box};
 use evenstep_bench::{
     BUDGET_LARGE, BUDGET_OVERLOAD, BevyFixed, BevyVirtualFixed, EvenStep, EvenStepCentred,
-    EvenStepSnapped, GameLoopPeer, Harness, Peer, PlanOnly, RenewFrame, trace_display_144,
-    trace_jittery_60, trace_spike_200ms, trace_steady_60,
+    EvenStepSnapped, GameLoopPeer, Harness, Peer, PlanOnly, RenewFrame, cycle_span,
+    trace_display_144, trace_jittery_60, trace_spike_200ms, trace_steady_60,
 };
 
 fn main() {
     divan::main();
 }
 
-fn cycle<P: Peer>(bencher: Bencher, trace: Vec<u64>, budget: u32) {
+fn cycle<P: Peer>(bencher: Bencher, trace: Vec<u64>, span: u64, budget: u32) {
     let mut peer = P::new(budget);
     let mut i = 0usize;
+    let mut base = 0u64;
     bencher.bench_local(move || {
         if i == trace.len() {
-            peer = P::new(budget);
+            base += span;
             i = 0;
         }
-        let now = black_box(trace[i]);
+        let now = black_box(base + trace[i]);
         i += 1;
         peer.frame(now)
     });
 }
 
 /// [`cycle`] with [`PlanOnly::frame_no_alpha`] in place of [`Peer::frame`];
-/// everything else (trace, rebuild, indexing) is identical.
-fn cycle_no_alpha<P: PlanOnly>(bencher: Bencher, trace: Vec<u64>, budget: u32) {
+/// everything else (trace, wrap, indexing) is identical.
+fn cycle_no_alpha<P: PlanOnly>(bencher: Bencher, trace: Vec<u64>, span: u64, budget: u32) {
     let mut peer = P::new(budget);
     let mut i = 0usize;
+    let mut base = 0u64;
     bencher.bench_local(move || {
         if i == trace.len() {
-            peer = P::new(budget);
+            base += span;
             i = 0;
         }
-        let now = black_box(trace[i]);
+        let now = black_box(base + trace[i]);
         i += 1;
         peer.frame_no_alpha(now)
     });
@@ -81,9 +83,8 @@ fn spike<P: Peer>(bencher: Bencher, budget: u32) {
 }
 
 /// Iterations in a sample of the cycling benchmarks: eight whole trace
-/// cycles, so every sample holds the same mix of frames (a rebuild and its
-/// warm-up included). Left to itself, divan sizes samples from a first
-/// timing, and a slow first one (a cold rebuild) gave samples of 100
+/// cycles, so every sample holds the same mix of frames. Left to itself, divan sizes samples from a first
+/// timing, and a slow first one (a cold start) gave samples of 100
 /// iterations, timer overhead and all: the same code measured 25 ns in one
 /// run and 60 ns in the next.
 const CYCLE_SAMPLE: u32 = 8 * evenstep_bench::CYCLE as u32;
@@ -94,7 +95,7 @@ const CYCLE_SAMPLE: u32 = 8 * evenstep_bench::CYCLE as u32;
     sample_size = CYCLE_SAMPLE
 )]
 fn a_steady_60hz<P: Peer>(bencher: Bencher) {
-    cycle::<P>(bencher, trace_steady_60(), BUDGET_LARGE);
+    cycle::<P>(bencher, trace_steady_60(), cycle_span(60), BUDGET_LARGE);
 }
 
 /// (b) 144 Hz display, 60 Hz steps: 427 steps over 1024 frames (0 or 1 per frame).
@@ -103,7 +104,7 @@ fn a_steady_60hz<P: Peer>(bencher: Bencher) {
     sample_size = CYCLE_SAMPLE
 )]
 fn b_display_144hz<P: Peer>(bencher: Bencher) {
-    cycle::<P>(bencher, trace_display_144(), BUDGET_LARGE);
+    cycle::<P>(bencher, trace_display_144(), cycle_span(144), BUDGET_LARGE);
 }
 
 /// (c) one 200 ms frame after 60 steady frames, budget 16: 12 steps for every peer.
@@ -139,7 +140,7 @@ fn d_overload_200ms_budget5<P: Peer>(bencher: Bencher) {
 /// evenstep-core's published ≤ 3 ns/frame target; renew-frame for comparison.
 #[divan::bench(types = [EvenStep, RenewFrame, Harness], sample_size = CYCLE_SAMPLE)]
 fn e_steady_60hz_begin_frame_and_steps_no_alpha<P: PlanOnly>(bencher: Bencher) {
-    cycle_no_alpha::<P>(bencher, trace_steady_60(), BUDGET_LARGE);
+    cycle_no_alpha::<P>(bencher, trace_steady_60(), cycle_span(60), BUDGET_LARGE);
 }
 
 /// (f) The cost of pacing: evenstep-core off, centred and snapped on a
@@ -150,5 +151,5 @@ fn e_steady_60hz_begin_frame_and_steps_no_alpha<P: PlanOnly>(bencher: Bencher) {
     sample_size = CYCLE_SAMPLE
 )]
 fn f_pacing_cost_jittery_60hz<P: Peer>(bencher: Bencher) {
-    cycle::<P>(bencher, trace_jittery_60(), BUDGET_LARGE);
+    cycle::<P>(bencher, trace_jittery_60(), cycle_span(60), BUDGET_LARGE);
 }

@@ -11,28 +11,32 @@ use std::hint::black_box;
 
 use evenstep_bench::{
     BUDGET_LARGE, BUDGET_OVERLOAD, BevyFixed, BevyVirtualFixed, EvenStep, EvenStepCentred,
-    EvenStepSnapped, GameLoopPeer, Harness, Peer, PlanOnly, RenewFrame, trace_display_144,
-    trace_jittery_60, trace_spike_200ms, trace_steady_60,
+    EvenStepSnapped, GameLoopPeer, Harness, Peer, PlanOnly, RenewFrame, cycle_span,
+    trace_display_144, trace_jittery_60, trace_spike_200ms, trace_steady_60,
 };
 
 fn run<P: PlanOnly>(trace: &str, repeats: u64) -> u64 {
     let mut total = 0;
     match trace {
         "a" | "b" | "e" | "f" => {
-            let frames = match trace {
-                "b" => trace_display_144(),
-                "f" => trace_jittery_60(),
-                _ => trace_steady_60(),
+            let (frames, span) = match trace {
+                "b" => (trace_display_144(), cycle_span(144)),
+                "f" => (trace_jittery_60(), cycle_span(60)),
+                _ => (trace_steady_60(), cycle_span(60)),
             };
+            // One adapter for every repeat, the trace shifted on each time,
+            // as in the benchmark: a display running on.
+            let mut peer = P::new(BUDGET_LARGE);
+            let mut base = 0;
             for _ in 0..repeats {
-                let mut peer = P::new(BUDGET_LARGE);
                 for &t in &frames {
                     total += if trace == "e" {
-                        peer.frame_no_alpha(black_box(t))
+                        peer.frame_no_alpha(black_box(base + t))
                     } else {
-                        peer.frame(black_box(t))
+                        peer.frame(black_box(base + t))
                     };
                 }
+                base += span;
             }
         }
         // `c0`/`d0`: the steady frames alone, to subtract. The names are as

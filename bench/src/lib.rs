@@ -394,7 +394,7 @@ impl Peer for EvenStep {
 
 /// Not a planner: it plans nothing and runs one pretend step per frame, so
 /// its time is what the harness itself costs per frame (the trace load, the
-/// rebuild check, `black_box`, divan's loop). Subtract it from a row to see
+/// wrap check, `black_box`, divan's loop). Subtract it from a row to see
 /// what the planner costs.
 pub struct Harness {
     last: u64,
@@ -484,6 +484,14 @@ pub const WARMUP_FRAMES: usize = 60;
 /// deltas are 16_666_667 / 16_666_666 / 16_666_667 / ... (exact 1/60 s average).
 pub fn display_ts(k: u64, hz: u64) -> u64 {
     (k * 1_000_000_000 + hz / 2) / hz
+}
+
+/// The display time one cycle of a trace at `hz` spans: each replay of a
+/// cycling trace is shifted by this much more than the last, so one adapter
+/// sees one display running on, as a game's one planner does, and a planner
+/// that learns the display (snapped pacing) learns it once, not once a cycle.
+pub fn cycle_span(hz: u64) -> u64 {
+    display_ts(CYCLE as u64, hz)
 }
 
 /// Phase of the display timeline relative to the accumulators' start (t = 0):
