@@ -21,6 +21,7 @@ for _ in $(seq "$runs"); do
     NF >= 4 {
       o = ($1 ~ /^ *$/) ? 1 : 0
       head = $(1 + o); sub(/^[ ├╰│─]+/, "", head); split(head, w, " ")
+      if (w[1] ~ /^[0-9]/) next  # a throughput row under its benchmark
       if ($(3 + o) ~ /[0-9]/) {
         split($(3 + o), m, " "); v = m[1]
         if (m[2] == "µs") v *= 1e3; else if (m[2] == "ms") v *= 1e6; else if (m[2] == "s") v *= 1e9
