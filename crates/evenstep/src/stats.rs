@@ -212,6 +212,9 @@ pub(crate) struct Collector {
     render_cost_x8: u64,
     worst_frame: Nanos,
     ring: [SecondBucket; RING],
+    /// The bucket of `real_second` (always under `RING`), opened when the
+    /// second began: a paint finds it without a check.
+    slot: usize,
     absences: u64,
     over_budget: u64,
     steps_last_pump: u64,
@@ -249,7 +252,7 @@ const EMPTY_SECOND: SecondBucket = SecondBucket {
 
 impl Collector {
     pub(crate) fn new(config: StatsConfig) -> Collector {
-        Collector {
+        let mut collector = Collector {
             config,
             warmup_left: config.warmup_frames,
             last_paint: None,
@@ -261,6 +264,7 @@ impl Collector {
             render_cost_x8: 0,
             worst_frame: Nanos::ZERO,
             ring: [EMPTY_SECOND; RING],
+            slot: 0,
             absences: 0,
             over_budget: 0,
             steps_last_pump: 0,
@@ -272,7 +276,9 @@ impl Collector {
             histogram: GapHistogram::new(),
             real_second: 0,
             next_second_at: 1_000_000_000,
-        }
+        };
+        collector.open_second();
+        collector
     }
 
     /// Forgets every measurement. Warm-up is not restarted: it is about the
@@ -291,6 +297,7 @@ impl Collector {
         self.fps_second = fps_second;
         self.real_second = real_second;
         self.next_second_at = next_second_at;
+        self.open_second();
     }
 
     /// Forgets the previous paint, so the next paint starts a new gap: used
@@ -364,6 +371,17 @@ impl Collector {
         self.real_second = real_time.as_nanos() / 1_000_000_000;
         self.next_second_at = (self.real_second + 1).saturating_mul(1_000_000_000);
         self.roll_fps();
+        self.open_second();
+    }
+
+    /// Empties the bucket of `real_second` (it last held the second `RING`
+    /// seconds before, outside any window) and points `slot` at it.
+    fn open_second(&mut self) {
+        self.slot = (self.real_second % RING as u64) as usize;
+        self.ring[self.slot] = SecondBucket {
+            second: self.real_second,
+            ..EMPTY_SECOND
+        };
     }
 
     fn roll_fps(&mut self) {
@@ -396,13 +414,8 @@ impl Collector {
             return;
         }
         self.histogram.record(gap);
-        let slot = &mut self.ring[(self.real_second % RING as u64) as usize];
-        if slot.second != self.real_second {
-            *slot = SecondBucket {
-                second: self.real_second,
-                ..EMPTY_SECOND
-            };
-        }
+        // `slot` is under RING; the remainder says so to the compiler.
+        let slot = &mut self.ring[self.slot % RING];
         slot.worst = slot.worst.max(gap);
         slot.best = slot.best.min(gap);
     }
