@@ -205,7 +205,9 @@ impl FrameLoop {
             lattice: None,
             snap_gate: 0,
             gate_lattice: CLOSED_GATE_LATTICE,
-            gate_centre: BY_PARTS,
+            // As `refresh_snap_gate` leaves a closed gate, so that a setter
+            // that changes nothing leaves the planner equal to a new one.
+            gate_centre: timestep.units_per_step() / 2,
             other: PlanSlot(FramePlan {
                 timestep,
                 speed: Speed::NORMAL,

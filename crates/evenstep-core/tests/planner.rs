@@ -280,6 +280,26 @@ fn steps_carry_their_tick_exact_sim_time_and_the_one_dt() {
 }
 
 #[test]
+fn a_setter_that_changes_nothing_leaves_the_planner_equal_to_a_new_one() {
+    use core::hash::{Hash, Hasher};
+    fn hash_of(frames: &FrameLoop) -> u64 {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        frames.hash(&mut hasher);
+        hasher.finish()
+    }
+    let fresh = FrameLoop::new(HZ60, StepBudget::DEFAULT, Timestamp::ZERO);
+    let mut budget = fresh.clone();
+    budget.set_budget(StepBudget::DEFAULT);
+    let mut reset = fresh.clone();
+    reset.reset(Timestamp::ZERO);
+    let centred = fresh.clone().with_pacing(Pacing::CENTRED);
+    for same in [budget, reset, centred] {
+        assert_eq!(same, fresh);
+        assert_eq!(hash_of(&same), hash_of(&fresh));
+    }
+}
+
+#[test]
 fn steps_taken_from_both_ends_meet_without_a_gap_or_a_repeat() {
     let mut frames = loop60();
     let plan = frames.begin_frame(at(90)); // 5 steps: ticks 0..=4

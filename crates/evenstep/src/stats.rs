@@ -365,13 +365,20 @@ impl Collector {
         self.dropped_steps = self.dropped_steps.saturating_add(steps);
     }
 
-    /// Real time entered a new second: the fps count rolls over.
+    /// Real time reached the start of the next second: the fps count rolls
+    /// over and the second's gap bucket opens (unless real time has
+    /// saturated, and the second stays the last one).
     #[inline(never)]
     fn turn_second(&mut self, real_time: Nanos) {
-        self.real_second = real_time.as_nanos() / 1_000_000_000;
-        self.next_second_at = (self.real_second + 1).saturating_mul(1_000_000_000);
-        self.roll_fps();
-        self.open_second();
+        let second = real_time.as_nanos() / 1_000_000_000;
+        self.next_second_at = (second + 1).saturating_mul(1_000_000_000);
+        // Only at the end of time (real time saturated, and with it the
+        // next second's start) does this run within one second.
+        if second != self.real_second {
+            self.real_second = second;
+            self.roll_fps();
+            self.open_second();
+        }
     }
 
     /// Empties the bucket of `real_second` (it last held the second `RING`

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use evenstep::{Loop, LoopBuilder, ManualClock, Nanos, PumpKind, Timestep};
+use evenstep::{Loop, LoopBuilder, ManualClock, Nanos, PumpKind, Timestamp, Timestep};
 
 fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
@@ -227,6 +227,26 @@ fn dropped_time_is_reported_and_reset_stats_forgets_everything_measured() {
         Nanos::from_millis(20),
         "gaps continue from the last paint"
     );
+}
+
+#[test]
+fn at_the_end_of_real_time_the_gap_window_still_keeps_its_worst_gap() {
+    let clock = ManualClock::new();
+    let mut game_loop = builder(&clock).build().unwrap();
+    game_loop.start();
+    clock.set(Timestamp::from_nanos(u64::MAX - 1_000_000_000));
+    paint(&mut game_loop);
+    clock.set(Timestamp::ZERO); // backwards: no real time passes
+    paint(&mut game_loop);
+    clock.set(Timestamp::from_nanos(2_000_000_000)); // real time saturates
+    paint(&mut game_loop);
+    for gap in [30, 10, 10] {
+        clock.advance(ms(gap));
+        paint(&mut game_loop);
+    }
+    // Every pump now falls in the last second there is, which must keep
+    // its gaps, not start over.
+    assert_eq!(game_loop.stats().worst_gap, Nanos::from_millis(30));
 }
 
 #[test]
