@@ -282,10 +282,21 @@ fn steps_carry_their_tick_exact_sim_time_and_the_one_dt() {
 #[test]
 fn a_setter_that_changes_nothing_leaves_the_planner_equal_to_a_new_one() {
     use core::hash::{Hash, Hasher};
-    fn hash_of(frames: &FrameLoop) -> u64 {
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        frames.hash(&mut hasher);
-        hasher.finish()
+    /// Everything a hasher is fed, in order: equal feeds, equal hashes.
+    #[derive(Default)]
+    struct Feed(Vec<u8>);
+    impl Hasher for Feed {
+        fn finish(&self) -> u64 {
+            0
+        }
+        fn write(&mut self, bytes: &[u8]) {
+            self.0.extend_from_slice(bytes);
+        }
+    }
+    fn hash_of(frames: &FrameLoop) -> Vec<u8> {
+        let mut feed = Feed::default();
+        frames.hash(&mut feed);
+        feed.0
     }
     let fresh = FrameLoop::new(HZ60, StepBudget::DEFAULT, Timestamp::ZERO);
     let mut budget = fresh.clone();
