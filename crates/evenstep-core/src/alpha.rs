@@ -60,20 +60,23 @@ impl Alpha {
     /// `timestep`. A remainder of a whole step or more (which the planner never
     /// produces) is treated as one unit short of a step.
     pub const fn new(remainder: u64, timestep: Timestep) -> Alpha {
-        Alpha::with_recip(remainder, timestep, timestep.step_recip())
-    }
-
-    /// [`Alpha::new`] with `1 / units_per_step` already at hand.
-    pub(crate) const fn with_recip(remainder: u64, timestep: Timestep, recip: f64) -> Alpha {
         let per_step = timestep.units_per_step();
         let remainder = if remainder >= per_step {
             per_step - 1
         } else {
             remainder
         };
+        Alpha::with_recip(remainder, timestep, timestep.step_recip())
+    }
+
+    /// [`Alpha::new`] for a remainder already under one step (a plan's
+    /// always is), with `1 / units_per_step` already at hand.
+    #[inline]
+    pub(crate) const fn with_recip(remainder: u64, timestep: Timestep, recip: f64) -> Alpha {
+        debug_assert!(remainder < timestep.units_per_step());
         Alpha {
             remainder,
-            per_step,
+            per_step: timestep.units_per_step(),
             recip,
         }
     }
