@@ -51,7 +51,7 @@ use crate::{
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 // Laid out by hand: everything the common frame reads or writes sits in the
-// first 64 bytes, one cache line.
+// first 72 bytes.
 #[repr(C)]
 pub struct FrameLoop {
     /// The previous frame's timestamp.
@@ -63,6 +63,11 @@ pub struct FrameLoop {
     /// `limit` while the next frame may take the 64-bit path (normal speed,
     /// nothing queued), else 0. A limit is never 0, so one load decides.
     fast_limit: u64,
+    /// Frame deltas under this many nanoseconds may take the 64-bit path:
+    /// 0 when it is closed (`fast_limit` is 0), else the bound under which a
+    /// delta in units plus any bank fits a `u64`, so the path needs no
+    /// overflow test.
+    fast_raw_bound: u64,
     timestep: Timestep,
     /// `1 / units_per_step` as `f64` bits, so a plan's alpha is a
     /// multiplication.
@@ -187,6 +192,7 @@ impl FrameLoop {
             remainder: timestep.units_per_step() / 2,
             tick: 0,
             fast_limit: budget.get() as u64,
+            fast_raw_bound: fast_raw_bound(timestep),
             timestep,
             recip_bits: timestep.step_recip().to_bits(),
             limit: budget.get() as u64,
@@ -294,12 +300,12 @@ impl FrameLoop {
         self.last = now;
         // The frame almost every game sees: normal speed, nothing queued,
         // and a bank that fits in a `u64`.
-        if self.fast_limit != 0
-            && let Some(units) = raw
-                .as_nanos()
-                .checked_mul(self.timestep.units_per_nanosecond())
-            && let Some(banked) = units.checked_add(self.remainder)
-        {
+        if raw.as_nanos() < self.fast_raw_bound {
+            // Under the bound: neither the product nor the sum can overflow
+            // (the bank is always under one step).
+            debug_assert!(self.remainder < self.timestep.units_per_step());
+            let units = raw.as_nanos() * self.timestep.units_per_nanosecond();
+            let banked = units + self.remainder;
             return self.plan_common_frame(raw, units, banked);
         }
         // Everything else is one out-of-line call that returns two words in
@@ -1049,6 +1055,11 @@ impl FrameLoop {
             && self.render_cap.is_none();
         let snapped = self.pacing.is_snapped();
         self.fast_limit = if simple && !snapped { self.limit } else { 0 };
+        self.fast_raw_bound = if self.fast_limit == 0 {
+            0
+        } else {
+            fast_raw_bound(self.timestep)
+        };
         self.snap_limit = if simple && snapped { self.limit } else { 0 };
         // Called by every setter, after any change of pacing or estimate.
         self.refresh_snap_gate();
@@ -1130,6 +1141,13 @@ impl FrameLoop {
 
 /// `banked` as whole steps and what is left: zero, one or two-step frames
 /// (almost all of them) without a division.
+/// The bound under which a frame delta, in units, plus a bank under one step
+/// fits a `u64`: `delta · Q + (P − 1) ≤ u64::MAX`.
+const fn fast_raw_bound(timestep: Timestep) -> u64 {
+    let room = u64::MAX - (timestep.units_per_step() - 1);
+    (room / timestep.units_per_nanosecond()).saturating_add(1)
+}
+
 #[inline]
 fn whole_steps(banked: u64, per_step: u64) -> (u64, u64) {
     if banked < per_step {
