@@ -404,7 +404,9 @@ impl FrameLoop {
     #[inline(always)]
     fn take_snapped(&mut self, fit: SnapFit) -> Option<(u64, i64)> {
         let per_step = self.timestep.units_per_step();
-        let banked = self.remainder.checked_add(fit.snapped_units)?;
+        // The gate keeps a step under 2⁶¹ units and a refresh under 2⁶⁰, so
+        // a bank under one step plus two refreshes fits.
+        let banked = self.remainder + fit.snapped_units;
         let (due, left) = whole_steps(banked, per_step);
         // A budget overrun re-centres the bank the general way; so does a
         // tick near its end. Neither is a steady display's frame.
