@@ -1142,8 +1142,6 @@ impl FrameLoop {
     }
 }
 
-/// `banked` as whole steps and what is left: zero, one or two-step frames
-/// (almost all of them) without a division.
 /// The bound under which a frame delta, in units, plus a bank under one step
 /// fits a `u64`: `delta · Q + (P − 1) ≤ u64::MAX`.
 const fn fast_raw_bound(timestep: Timestep) -> u64 {
@@ -1151,6 +1149,8 @@ const fn fast_raw_bound(timestep: Timestep) -> u64 {
     (room / timestep.units_per_nanosecond()).saturating_add(1)
 }
 
+/// `banked` as whole steps and what is left: zero- and one-step frames
+/// (almost all of them) without a division.
 #[inline]
 fn whole_steps(banked: u64, per_step: u64) -> (u64, u64) {
     // Zero or one step, the frames of any display at or above the step
