@@ -185,6 +185,50 @@ proptest! {
 }
 
 #[test]
+fn deltas_at_the_edge_of_the_64_bit_path_plan_as_the_model_says() {
+    // The common frame takes deltas under a bound chosen so that a delta in
+    // units plus a bank under one step fits a `u64`; at the bound and above,
+    // the general path plans. Both sides of it, with the bank as full as it
+    // gets, must agree with the model.
+    let steps = [
+        Timestep::HZ_60,
+        Timestep::from_ratio(60_000, 1_001).unwrap(),
+        Timestep::from_hz(1_000_000_000).unwrap(),
+        Timestep::from_ratio(1, 3_600).unwrap(),
+    ];
+    for timestep in steps {
+        let per_step = timestep.units_per_step();
+        let per_nano = timestep.units_per_nanosecond();
+        let bound = ((u64::MAX - (per_step - 1)) / per_nano).saturating_add(1);
+        for delta in [bound - 2, bound - 1, bound, bound.saturating_add(1)] {
+            for centred in [false, true] {
+                let pacing = if centred {
+                    Pacing::CENTRED
+                } else {
+                    Pacing::OFF
+                };
+                let budget = StepBudget::UNLIMITED;
+                let mut frames =
+                    FrameLoop::new(timestep, budget, Timestamp::ZERO).with_pacing(pacing);
+                let mut model = Model::new(timestep, budget, 0, centred);
+                // Fill the bank to one unit short of a step (or as near as
+                // whole nanoseconds allow) before the big delta.
+                let fill = (per_step - 1) / per_nano;
+                let plan = frames.begin_frame(Timestamp::from_nanos(fill));
+                assert_eq!(observed(&plan), model.frame(fill));
+                let now = fill.saturating_add(delta);
+                let plan = frames.begin_frame(Timestamp::from_nanos(now));
+                assert_eq!(
+                    observed(&plan),
+                    model.frame(now),
+                    "{timestep} delta {delta}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn the_model_is_not_vacuous_it_catches_a_wrong_remainder() {
     // Negative control: a model that forgets to keep the remainder on a clamp
     // disagrees with the planner on a stall.
