@@ -30,24 +30,27 @@ fn main() {
 }
 
 fn cycle<P: Peer>(bencher: Bencher, trace: Vec<u64>, span: u64, budget: u32) {
-    let mut peer = P::new(budget);
-    let mut i = 0usize;
-    let mut base = 0u64;
-    bencher.bench_local(move || {
-        if i == trace.len() {
-            base += span;
-            i = 0;
-        }
-        let now = black_box(base + trace[i]);
-        i += 1;
-        peer.frame(now)
-    });
+    cycle_with(bencher, trace, span, budget, P::new, P::frame);
 }
 
 /// [`cycle`] with [`PlanOnly::frame_no_alpha`] in place of [`Peer::frame`];
 /// everything else (trace, wrap, indexing) is identical.
 fn cycle_no_alpha<P: PlanOnly>(bencher: Bencher, trace: Vec<u64>, span: u64, budget: u32) {
-    let mut peer = P::new(budget);
+    cycle_with(bencher, trace, span, budget, P::new, P::frame_no_alpha);
+}
+
+/// Plans the next frame of `trace` on every iteration; after the last
+/// frame the trace replays shifted on by `span`. `frame` is a function item,
+/// a type of its own, so the call is direct, as in the adapters' own loops.
+fn cycle_with<P, F: FnMut(&mut P, u64) -> u64>(
+    bencher: Bencher,
+    trace: Vec<u64>,
+    span: u64,
+    budget: u32,
+    new: impl FnOnce(u32) -> P,
+    mut frame: F,
+) {
+    let mut peer = new(budget);
     let mut i = 0usize;
     let mut base = 0u64;
     bencher.bench_local(move || {
@@ -57,7 +60,7 @@ fn cycle_no_alpha<P: PlanOnly>(bencher: Bencher, trace: Vec<u64>, span: u64, bud
         }
         let now = black_box(base + trace[i]);
         i += 1;
-        peer.frame_no_alpha(now)
+        frame(&mut peer, now)
     });
 }
 

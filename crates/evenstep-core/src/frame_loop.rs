@@ -359,12 +359,7 @@ impl FrameLoop {
     #[inline(never)]
     fn plan_after_block(&mut self, raw: Nanos) -> (u64, i64) {
         self.refresh_snap_gate();
-        if let Some(fit) = self.snap_fit(raw)
-            && let Some(snapped) = self.take_snapped(fit)
-        {
-            return snapped;
-        }
-        self.plan_general(raw, true)
+        self.plan_observed(raw)
     }
 
     /// Any other snapped frame: the display is still being learned, or the
@@ -375,6 +370,18 @@ impl FrameLoop {
     #[inline(never)]
     fn plan_snapped_learning(&mut self, raw: Nanos) -> (u64, i64) {
         self.observe(raw);
+        self.plan_observed(raw)
+    }
+
+    /// A snapped frame whose delta the estimator has taken, with the gate up
+    /// to date: the 64-bit path if the delta fits through the gate, else the
+    /// general one.
+    #[allow(
+        clippy::inline_always,
+        reason = "the body of the two cold paths above; see `plan_other_frame`"
+    )]
+    #[inline(always)]
+    fn plan_observed(&mut self, raw: Nanos) -> (u64, i64) {
         if let Some(fit) = self.snap_fit(raw)
             && let Some(snapped) = self.take_snapped(fit)
         {
