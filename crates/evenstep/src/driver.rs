@@ -103,9 +103,11 @@ enum Run {
 /// A fixed-timestep loop driving a game state `S` that the caller owns and
 /// passes to every pump.
 ///
-/// Each [`pump`](Loop::pump), in this order:
+/// Each [`pump`](Loop::pump) (or [`pump_at`](Loop::pump_at)), in this
+/// order:
 ///
-/// 1. one clock reading, the pump's accounting time;
+/// 1. the pump's accounting time: one clock reading, or the timestamp given
+///    to `pump_at` (taken as the previous pump's time if it is earlier);
 /// 2. real time and the [`real`](Loop::real) timeline advance by the
 ///    unclamped, unpaused time since the previous pump;
 /// 3. requested jobs run, once each, in creation order;
@@ -116,6 +118,37 @@ enum Run {
 ///    tick rises by one;
 /// 6. on a paint pump, the render subscribers run in registration order;
 /// 7. statistics are recorded.
+///
+/// # Driving the loop
+///
+/// A frame source (a window, a browser page, a server's wait loop) pumps
+/// the loop; the loop never pumps itself. It calls [`pump`](Loop::pump) to
+/// run a frame at the clock's time, or [`pump_at`](Loop::pump_at) when it
+/// has a better timestamp of its own (the display's vsync time), with
+/// [`PumpKind::Paint`] for a frame the display shows and [`PumpKind::Tick`]
+/// for a wake-up while nothing is painted. Between pumps,
+/// [`next_due`](Loop::next_due) says when the next step, real timer or
+/// request is due, so the host sleeps exactly that long:
+///
+/// ```
+/// use evenstep::{Clock, Loop, ManualClock, PumpKind, Timestep};
+///
+/// let clock = ManualClock::new();
+/// let mut server = Loop::<u64>::builder()
+///     .clock(clock.clone())
+///     .timestep(Timestep::HZ_30)
+///     .build()?;
+/// server.on_update(|steps, _| *steps += 1);
+/// server.start();
+/// let mut steps = 0;
+/// while steps < 90 {
+///     let Some(due) = server.next_due() else { break };
+///     clock.set(due.max(clock.now())); // a real host sleeps until `due`
+///     let _ = server.pump(&mut steps, PumpKind::Tick);
+/// }
+/// assert_eq!(steps, 90); // three seconds of steps, one per wake-up
+/// # Ok::<(), evenstep::ConfigError>(())
+/// ```
 ///
 /// # Examples
 ///
@@ -340,10 +373,15 @@ impl<S> Loop<S> {
         self.frames.set_render_cap(max_fps);
     }
 
-    /// Runs one frame of the loop. `kind` says whether the display shows it.
+    /// Runs one frame of the loop at the clock's time. `kind` says whether
+    /// the display shows it.
     ///
     /// Before [`start`](Loop::start), and after [`stop`](Loop::stop), this is
     /// a no-op that returns [`Pump::NotStarted`] or [`Pump::Stopped`].
+    ///
+    /// The pump's accounting time is one reading of the loop's clock. A
+    /// clock that steps back gives a zero delta, and the next delta is
+    /// measured from the earlier reading (see [`Clock`]).
     ///
     /// # Panics
     ///
@@ -355,8 +393,141 @@ impl<S> Loop<S> {
     /// panicked is disarmed (the other timers stay armed), the statistics
     /// skip the pump, and [`start`](Loop::start) resumes from a fresh clock
     /// reading.
-    #[inline]
     pub fn pump(&mut self, state: &mut S, kind: PumpKind) -> Pump {
+        self.pump_with(state, kind, None)
+    }
+
+    /// Runs one frame of the loop at `now`, a timestamp the frame source
+    /// supplies (a display's vsync time, a browser's animation-frame time),
+    /// in the same time base as the loop's clock. Otherwise exactly
+    /// [`pump`](Loop::pump).
+    ///
+    /// The loop never sees time go backwards: a `now` earlier than the time
+    /// of the previous pump (or of [`start`](Loop::start)) is taken as that
+    /// time, a zero delta. Steps, timers, paint gaps and the fps count follow
+    /// `now`; the costs of the update and render phases are durations, and
+    /// are still timed on the loop's clock, read once more at the top of
+    /// the pump.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use evenstep::{Loop, ManualClock, PumpKind, Timestamp};
+    ///
+    /// let clock = ManualClock::new();
+    /// let mut game_loop = Loop::<u64>::builder().clock(clock.clone()).build()?;
+    /// game_loop.on_update(|steps, _| *steps += 1);
+    /// game_loop.start(); // at the clock's zero
+    /// let mut steps = 0;
+    /// // A vsync at 50 ms: three 60 Hz steps, whatever the clock says.
+    /// let vsync = Timestamp::from_nanos(50_000_000);
+    /// let _ = game_loop.pump_at(&mut steps, PumpKind::Paint, vsync);
+    /// assert_eq!(steps, 3);
+    /// // A stamp from before it is taken as 50 ms: no time, no step.
+    /// let late = game_loop.pump_at(&mut steps, PumpKind::Paint, Timestamp::from_nanos(40_000_000));
+    /// assert_eq!(late.report().map(|r| r.now), Some(vsync));
+    /// # Ok::<(), evenstep::ConfigError>(())
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// Only if a callback panics, as [`pump`](Loop::pump) says.
+    pub fn pump_at(&mut self, state: &mut S, kind: PumpKind, now: Timestamp) -> Pump {
+        self.pump_with(state, kind, Some(now))
+    }
+
+    /// The instant the next thing is due, in the loop's time base: when a
+    /// host that has nothing else to do should pump next (sleep, or wait
+    /// for a timer, until then). `None` when nothing is ever due: the loop
+    /// is not started, or stopped.
+    ///
+    /// The earliest of:
+    ///
+    /// - **the next fixed step**: the instant the bank reaches one whole
+    ///   step at the current speed, measured from the previous pump and
+    ///   rounded up to the nanosecond, so a pump at that instant runs it.
+    ///   None while paused (or at speed zero). Sim timers fire inside
+    ///   steps, so the next step covers them too;
+    /// - **the next real timer**, at its due time;
+    /// - **a pending request**: a requested job, queued steps, or a pause,
+    ///   resume or speed change waiting for a pump, are due at once, and
+    ///   give the previous pump's time (already past).
+    ///
+    /// Paint pumps come from the display; this is for the wake-ups in
+    /// between. Two things it does not foresee: the render cap (its next
+    /// slot is the planner's own state; a capped render lands on a paint
+    /// pump, which the display sends anyway), and snapping (a paint pump
+    /// under [`Pacing::snapped`] may fit its delta to whole refreshes, so
+    /// its step can come up to the snap tolerance earlier or later; tick
+    /// pumps are never snapped). At a fractional speed the planner carries
+    /// a fraction of a unit between pumps that this does not see, so the
+    /// step may come slightly earlier than said, never later.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use evenstep::{Loop, ManualClock, Pacing, PumpKind, Timestamp};
+    ///
+    /// let clock = ManualClock::new();
+    /// let mut game_loop = Loop::<u64>::builder()
+    ///     .clock(clock.clone())
+    ///     .pacing(Pacing::OFF) // the bank starts empty
+    ///     .build()?;
+    /// game_loop.on_update(|steps, _| *steps += 1);
+    /// assert_eq!(game_loop.next_due(), None); // not started
+    ///
+    /// game_loop.start();
+    /// // One 60 Hz step is 16,666,666⅔ ns: due at the next whole nanosecond.
+    /// let due = game_loop.next_due().unwrap();
+    /// assert_eq!(due, Timestamp::from_nanos(16_666_667));
+    ///
+    /// let mut steps = 0;
+    /// clock.set(due);
+    /// let _ = game_loop.pump(&mut steps, PumpKind::Tick);
+    /// assert_eq!(steps, 1);
+    /// assert_eq!(game_loop.next_due(), Some(Timestamp::from_nanos(33_333_334)));
+    /// # Ok::<(), evenstep::ConfigError>(())
+    /// ```
+    pub fn next_due(&self) -> Option<Timestamp> {
+        if !self.is_running() {
+            return None;
+        }
+        // Queued steps reach the planner through a control request, so a
+        // pending request covers them.
+        if self.control.is_pending() || self.jobs.any_requested() {
+            return Some(self.last_pump);
+        }
+        let timer = self.real.next_due().map(|due| {
+            self.last_pump
+                .saturating_add(due.saturating_sub(self.real.now()))
+        });
+        match (self.next_step_due(), timer) {
+            (Some(step), Some(timer)) => Some(step.min(timer)),
+            (step, timer) => step.or(timer),
+        }
+    }
+
+    /// When the bank reaches one whole step at the planner's speed, if it
+    /// ever does.
+    fn next_step_due(&self) -> Option<Timestamp> {
+        let speed = self.frames.speed();
+        if speed.is_paused() || self.frames.tick() == u64::MAX {
+            return None;
+        }
+        let timestep = self.frames.timestep();
+        // The bank is under one step, so at least one unit is missing.
+        let missing = u128::from(timestep.units_per_step() - self.frames.remainder_units());
+        // `wait` ns bank `wait · Q · num / den` units: the smallest whole
+        // `wait` that brings the missing units.
+        let per_nano = u128::from(timestep.units_per_nanosecond()) * u128::from(speed.numerator());
+        let wait = (missing * u128::from(speed.denominator())).div_ceil(per_nano);
+        let wait = Nanos::from_nanos(u64::try_from(wait).unwrap_or(u64::MAX));
+        Some(self.frames.last_frame().saturating_add(wait))
+    }
+
+    /// The pump: at the supplied timestamp if there is one, else at the
+    /// clock's reading.
+    fn pump_with(&mut self, state: &mut S, kind: PumpKind, supplied: Option<Timestamp>) -> Pump {
         self.recover();
         match self.run {
             Run::NotStarted => return Pump::NotStarted,
@@ -368,9 +539,13 @@ impl<S> Loop<S> {
         // abandons nothing.
         self.steps_end = self.tick;
 
-        // 1. The accounting reading, and control requests made since the
-        //    previous pump.
-        let now = self.clock.now();
+        // 1. The accounting time, and control requests made since the
+        //    previous pump. The clock reading also starts the cost timing.
+        let started = self.clock.now();
+        let now = match supplied {
+            None => started,
+            Some(stamp) => stamp.max(self.last_pump),
+        };
         if self.apply_control() {
             // Resumed: the planner forgets the paused gap, so no burst of
             // steps; real time keeps the gap, as it kept running.
@@ -437,8 +612,8 @@ impl<S> Loop<S> {
             now,
             real_time: self.real_time,
             painted: rendered,
-            frame_cost: end.saturating_since(now),
-            update_cost: update_end.saturating_since(now),
+            frame_cost: end.saturating_since(started),
+            update_cost: update_end.saturating_since(started),
             render_cost: end.saturating_since(update_end),
             steps,
             timestep: plan.timestep(),
