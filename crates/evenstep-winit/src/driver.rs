@@ -10,7 +10,6 @@ use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow};
 use winit::window::Window;
 
-use crate::compat::LoopExt;
 use crate::{Presentation, Refresh, Visibility};
 
 /// The few things the driver asks of a window. Implemented for winit's

@@ -3,7 +3,6 @@
 //! placeholder
 #![forbid(unsafe_code)]
 
-mod compat;
 mod display;
 mod driver;
 mod runner;
