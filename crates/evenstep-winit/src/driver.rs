@@ -39,6 +39,34 @@ impl WindowHandle for Window {
     }
 }
 
+impl<W: WindowHandle + ?Sized> WindowHandle for std::sync::Arc<W> {
+    fn request_redraw(&self) {
+        (**self).request_redraw();
+    }
+
+    fn set_visible(&self, visible: bool) {
+        (**self).set_visible(visible);
+    }
+
+    fn refresh_rate_millihertz(&self) -> Option<u32> {
+        (**self).refresh_rate_millihertz()
+    }
+}
+
+impl<W: WindowHandle + ?Sized> WindowHandle for std::rc::Rc<W> {
+    fn request_redraw(&self) {
+        (**self).request_redraw();
+    }
+
+    fn set_visible(&self, visible: bool) {
+        (**self).set_visible(visible);
+    }
+
+    fn refresh_rate_millihertz(&self) -> Option<u32> {
+        (**self).refresh_rate_millihertz()
+    }
+}
+
 /// How the driver runs a window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WindowOptions {

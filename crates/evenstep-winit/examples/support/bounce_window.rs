@@ -1,0 +1,141 @@
+//! The bounce demo in a window: evenstep-demo's world, drawn with
+//! softbuffer, driven by the window driver. Shared by the `bounce` and
+//! `measure` examples and the window tests.
+
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::time::Duration;
+
+use evenstep::{Loop, LoopBuilder, Nanos, PumpReport};
+use evenstep_demo::{Action, Bounce, Canvas, Hud, Key, Outcome};
+use evenstep_winit::{WindowDriver, WindowGame};
+use winit::dpi::LogicalSize;
+use winit::event::{ElementState, WindowEvent};
+use winit::keyboard::{self, NamedKey};
+use winit::window::{Window, WindowAttributes};
+
+type Surface = softbuffer::Surface<Arc<Window>, Arc<Window>>;
+
+/// How long `H` hides the window.
+const HIDE_FOR: Duration = Duration::from_secs(2);
+/// How often the title is rewritten, in real time.
+const TITLE_EVERY: Nanos = Nanos::from_millis(500);
+
+/// The demo's state in a window.
+pub(crate) struct BounceWindow {
+    /// The world, settings and chart, as every host has them.
+    pub(crate) bounce: Bounce,
+    surface: Option<Surface>,
+    /// Set by a real-time timer two seconds after the window hid itself.
+    show_due: bool,
+    title_written: Option<Nanos>,
+    /// Frames drawn and presented.
+    pub(crate) frames_drawn: u64,
+}
+
+impl BounceWindow {
+    pub(crate) fn new() -> BounceWindow {
+        BounceWindow {
+            bounce: Bounce::new(),
+            surface: None,
+            show_due: false,
+            title_written: None,
+            frames_drawn: 0,
+        }
+    }
+
+    /// The loop the demo runs: 20 Hz steps.
+    pub(crate) fn loop_builder() -> LoopBuilder<BounceWindow> {
+        Loop::builder().timestep(Bounce::timestep())
+    }
+
+    /// Hides the window; a real-time timer shows it again, so the rules,
+    /// the real clock and the timer all keep running while nothing paints.
+    pub(crate) fn hide_briefly(&mut self, window: &Window, driver: &mut WindowDriver<BounceWindow>) {
+        driver.set_visible(window, false);
+        let _ = driver
+            .game_loop_mut()
+            .real()
+            .after(HIDE_FOR, |game: &mut BounceWindow, _| game.show_due = true);
+    }
+}
+
+/// The demo's key for a winit key, if it has one.
+fn key_of(key: &keyboard::Key) -> Option<Key> {
+    match key {
+        keyboard::Key::Named(NamedKey::Escape) => Some(Key::Escape),
+        keyboard::Key::Named(NamedKey::Space) => Some(Key::Space),
+        keyboard::Key::Character(text) => text.chars().next().map(Key::Char),
+        _ => None,
+    }
+}
+
+impl WindowGame for BounceWindow {
+    fn window_attributes(&self) -> WindowAttributes {
+        Window::default_attributes()
+            .with_title("evenstep bounce")
+            .with_inner_size(LogicalSize::new(640.0, 400.0))
+    }
+
+    fn attached(&mut self, window: &Arc<Window>, driver: &mut WindowDriver<BounceWindow>) {
+        let game_loop = driver.game_loop_mut();
+        game_loop.on_update(|game: &mut BounceWindow, step| game.bounce.update(step));
+        game_loop.set_speed(self.bounce.settings.speed());
+        game_loop.set_pacing(self.bounce.settings.pacing());
+        // A surface that cannot be made leaves the window undrawn; the
+        // loop, the title and the keys still work.
+        self.surface = softbuffer::Context::new(window.clone())
+            .and_then(|context| Surface::new(&context, window.clone()))
+            .map_err(|e| eprintln!("bounce: no software surface: {e}"))
+            .ok();
+    }
+
+    fn window_event(&mut self, window: &Arc<Window>, driver: &mut WindowDriver<BounceWindow>, event: &WindowEvent) {
+        if let WindowEvent::KeyboardInput { event, .. } = event
+            && event.state == ElementState::Pressed
+            && let Some(action) = key_of(&event.logical_key).and_then(Action::for_key)
+        {
+            match self.bounce.act(action, driver.game_loop_mut()) {
+                Outcome::Handled => {}
+                Outcome::HideBriefly => self.hide_briefly(window, driver),
+                Outcome::Quit => driver.request_close(),
+            }
+        }
+    }
+
+    fn draw(&mut self, window: &Arc<Window>, game_loop: &Loop<BounceWindow>, report: &PumpReport) {
+        self.bounce.chart.record(report.now, report.steps);
+        let Some(surface) = self.surface.as_mut() else {
+            return;
+        };
+        let size = window.inner_size();
+        let (Some(width), Some(height)) = (NonZeroU32::new(size.width), NonZeroU32::new(size.height)) else {
+            return; // minimized to nothing
+        };
+        if surface.resize(width, height).is_err() {
+            return;
+        }
+        let Ok(mut buffer) = surface.buffer_mut() else {
+            return;
+        };
+        if let Ok(mut canvas) = Canvas::new(&mut buffer, width.get(), height.get()) {
+            self.bounce.draw(&mut canvas, game_loop.alpha(), &Hud::read(game_loop));
+        }
+        window.pre_present_notify();
+        if buffer.present().is_ok() {
+            self.frames_drawn += 1;
+        }
+    }
+
+    fn about_to_wait(&mut self, window: &Arc<Window>, driver: &mut WindowDriver<BounceWindow>) {
+        if self.show_due {
+            self.show_due = false;
+            driver.set_visible(window, true);
+        }
+        let real = driver.game_loop().real_time();
+        if self.title_written.is_none_or(|at| real.saturating_sub(at) >= TITLE_EVERY) {
+            self.title_written = Some(real);
+            window.set_title(&self.bounce.title(driver.game_loop()));
+        }
+    }
+}
