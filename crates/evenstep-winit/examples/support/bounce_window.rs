@@ -31,7 +31,13 @@ pub(crate) struct BounceWindow {
     title_written: Option<Nanos>,
     /// Frames drawn and presented.
     pub(crate) frames_drawn: u64,
+    /// Called at every `about_to_wait` before the demo's own work: how the
+    /// measuring example and the window tests script a session.
+    pub(crate) on_wait: Option<Box<WaitHook>>,
 }
+
+/// A script run at every `about_to_wait`.
+pub(crate) type WaitHook = dyn FnMut(&Arc<Window>, &mut WindowDriver<BounceWindow>);
 
 impl BounceWindow {
     pub(crate) fn new() -> BounceWindow {
@@ -41,6 +47,7 @@ impl BounceWindow {
             show_due: false,
             title_written: None,
             frames_drawn: 0,
+            on_wait: None,
         }
     }
 
@@ -128,6 +135,9 @@ impl WindowGame for BounceWindow {
     }
 
     fn about_to_wait(&mut self, window: &Arc<Window>, driver: &mut WindowDriver<BounceWindow>) {
+        if let Some(hook) = self.on_wait.as_mut() {
+            hook(window, driver);
+        }
         if self.show_due {
             self.show_due = false;
             driver.set_visible(window, true);
