@@ -140,7 +140,11 @@ impl Bounce {
             millis(stats.gap_p99),
             self.settings.speed_label(),
             self.settings.pacing_label(),
-            if game_loop.is_paused() { ", paused" } else { "" },
+            if game_loop.is_paused() {
+                ", paused"
+            } else {
+                ""
+            },
         )
     }
 

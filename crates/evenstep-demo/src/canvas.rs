@@ -2,6 +2,14 @@
 //! the demo draws. That is softbuffer's native format; a browser's canvas
 //! takes RGBA bytes, which [`Canvas::write_rgba`] produces.
 
+// Pixel coordinates move between signed (a shape may start off the canvas)
+// and unsigned (indices); every cast here follows a clamp to the canvas.
+#![allow(
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "each coordinate is clamped to the canvas before it is cast"
+)]
+
 use core::fmt;
 
 use crate::font;

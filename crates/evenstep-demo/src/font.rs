@@ -12,7 +12,7 @@ const fn glyph(rows: [u8; 5]) -> u16 {
 }
 
 /// The glyph for `c`, case-insensitively; a character the font lacks
-/// draws as a hollow box, so a missing glyph is seen, not silently skipped.
+/// draws as a solid block, so a missing glyph is seen, not silently skipped.
 pub(crate) fn glyph_of(c: char) -> u16 {
     let rows = match c.to_ascii_uppercase() {
         ' ' => [0, 0, 0, 0, 0],
@@ -64,7 +64,7 @@ pub(crate) fn glyph_of(c: char) -> u16 {
         ')' => [0b010, 0b001, 0b001, 0b001, 0b010],
         '<' => [0b001, 0b010, 0b100, 0b010, 0b001],
         '>' => [0b100, 0b010, 0b001, 0b010, 0b100],
-        _ => [0b111, 0b101, 0b101, 0b101, 0b111],
+        _ => [0b111, 0b111, 0b111, 0b111, 0b111],
     };
     glyph(rows)
 }

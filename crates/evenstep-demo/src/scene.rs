@@ -1,6 +1,12 @@
 //! Drawing a frame: the box and its balls scaled to the canvas, the text
 //! overlay, and the strip chart of frame gaps and steps along the bottom.
 
+#![allow(
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "layout sizes are small non-negative pixel counts"
+)]
+
 use evenstep::Alpha;
 
 use crate::bounce::millis;
@@ -53,7 +59,12 @@ pub(crate) fn draw(canvas: &mut Canvas<'_>, bounce: &Bounce, alpha: Alpha, hud: 
         .iter()
         .zip(bounce.world.drawn_positions(alpha, interpolate))
     {
-        canvas.fill_disc(left + x * scale, top + y * scale, ball.radius * scale, ball.colour);
+        canvas.fill_disc(
+            left + x * scale,
+            top + y * scale,
+            ball.radius * scale,
+            ball.colour,
+        );
     }
 
     draw_overlay(canvas, bounce, hud, arena_height);
@@ -109,8 +120,8 @@ fn draw_chart(canvas: &mut Canvas<'_>, bounce: &Bounce, top: u32, chart_height: 
         } else {
             ((gap_ms / CHART_FULL_SCALE_MS).min(1.0), GAP_BAR)
         };
-        let bar_height = (fraction * f64::from(bars_height)).round() as u32;
-        canvas.fill_rect(x, bottom - bar_height as i32, bar, bar_height, colour);
+        let gap_height = (fraction * f64::from(bars_height)).round() as u32;
+        canvas.fill_rect(x, bottom - gap_height as i32, bar, gap_height, colour);
         let mark = STEP_MARKS[(sample.steps as usize).min(STEP_MARKS.len() - 1)];
         canvas.fill_rect(x, top as i32, bar, mark_height, mark);
     }

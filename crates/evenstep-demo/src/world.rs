@@ -159,7 +159,11 @@ impl World {
 
     /// Where each ball is drawn at `alpha`, or at its latest step when
     /// `interpolate` is off.
-    pub fn drawn_positions(&self, alpha: Alpha, interpolate: bool) -> impl Iterator<Item = [f32; 2]> {
+    pub fn drawn_positions(
+        &self,
+        alpha: Alpha,
+        interpolate: bool,
+    ) -> impl Iterator<Item = [f32; 2]> {
         self.balls.iter().map(move |ball| {
             if interpolate {
                 ball.position.at(alpha)

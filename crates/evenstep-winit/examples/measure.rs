@@ -36,7 +36,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let seconds = std::env::args()
         .skip_while(|a| a != "--seconds")
         .nth(1)
-        .map(|s| s.parse::<u64>().map_err(|e| format!("--seconds {s}: {e}; give whole seconds")))
+        .map(|s| {
+            s.parse::<u64>()
+                .map_err(|e| format!("--seconds {s}: {e}; give whole seconds"))
+        })
         .transpose()?
         .unwrap_or(5);
     let phase = Nanos::from_secs(seconds);
@@ -82,10 +85,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let marks = marks.borrow();
     if process_cpu_time().is_none() || marks.len() < 4 {
-        return Err("no CPU time in /proc/self/task/*/schedstat, or the window closed early".into());
+        return Err(
+            "no CPU time in /proc/self/task/*/schedstat, or the window closed early".into(),
+        );
     }
     let cpu_share = |a: &Mark, b: &Mark| {
-        (b.cpu - a.cpu).as_secs_f64() / b.real.saturating_sub(a.real).as_secs_f64() * 100.0
+        b.cpu.saturating_sub(a.cpu).as_secs_f64() / b.real.saturating_sub(a.real).as_secs_f64()
+            * 100.0
     };
     let ms = |n: Nanos| n.as_secs_f64() * 1e3;
     let stats = *visible_stats.borrow();
@@ -111,7 +117,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("| p50 | {:.2} |", ms(stats.gap_p50));
     println!("| p95 | {:.2} |", ms(stats.gap_p95));
     println!("| p99 | {:.2} |", ms(stats.gap_p99));
-    println!("| worst, in the last gap window | {:.2} |", ms(stats.worst_gap));
-    println!("\n{} gaps; absences counted after showing again: {}", stats.gaps, driver.game_loop().stats().absences);
+    println!(
+        "| worst, in the last gap window | {:.2} |",
+        ms(stats.worst_gap)
+    );
+    println!(
+        "\n{} gaps; absences counted after showing again: {}",
+        stats.gaps,
+        driver.game_loop().stats().absences
+    );
     Ok(())
 }

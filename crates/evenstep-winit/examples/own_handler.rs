@@ -100,7 +100,8 @@ impl ApplicationHandler for OwnHandlerDemo {
             self.driver.request_close();
         }
         if let Some(window) = self.window.clone() {
-            self.driver.about_to_wait(&mut self.game, event_loop, &window);
+            self.driver
+                .about_to_wait(&mut self.game, event_loop, &window);
         }
     }
 }
@@ -109,9 +110,11 @@ impl OwnHandlerDemo {
     fn draw(&mut self, window: &Window) {
         let game_loop = self.driver.game_loop();
         let size = window.inner_size();
-        let (Some(surface), Some(width), Some(height)) =
-            (self.surface.as_mut(), NonZeroU32::new(size.width), NonZeroU32::new(size.height))
-        else {
+        let (Some(surface), Some(width), Some(height)) = (
+            self.surface.as_mut(),
+            NonZeroU32::new(size.width),
+            NonZeroU32::new(size.height),
+        ) else {
             return;
         };
         if surface.resize(width, height).is_err() {
@@ -121,7 +124,8 @@ impl OwnHandlerDemo {
             return;
         };
         if let Ok(mut canvas) = Canvas::new(&mut buffer, width.get(), height.get()) {
-            self.game.draw(&mut canvas, game_loop.alpha(), &Hud::read(game_loop));
+            self.game
+                .draw(&mut canvas, game_loop.alpha(), &Hud::read(game_loop));
         }
         window.pre_present_notify();
         let _ = buffer.present();
@@ -132,7 +136,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let seconds = std::env::args()
         .skip_while(|a| a != "--seconds")
         .nth(1)
-        .map(|s| s.parse::<u64>().map_err(|e| format!("--seconds {s}: {e}; give whole seconds")))
+        .map(|s| {
+            s.parse::<u64>()
+                .map_err(|e| format!("--seconds {s}: {e}; give whole seconds"))
+        })
         .transpose()?;
 
     let builder = Loop::<Bounce>::builder().timestep(Bounce::timestep());
@@ -140,8 +147,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     driver.game_loop_mut().on_update(Bounce::update);
     if seconds.is_some() {
         let real = driver.game_loop_mut().real();
-        real.after(Duration::from_millis(500), |game: &mut Bounce, _| game.queue(WorldInput::AddBall))?;
-        real.after(Duration::from_millis(1_000), |game: &mut Bounce, _| game.queue(WorldInput::Reverse))?;
+        real.after(Duration::from_millis(500), |game: &mut Bounce, _| {
+            game.queue(WorldInput::AddBall);
+        })?;
+        real.after(Duration::from_secs(1), |game: &mut Bounce, _| {
+            game.queue(WorldInput::Reverse);
+        })?;
     }
 
     let mut demo = OwnHandlerDemo {
@@ -157,13 +168,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // same step must give the same world at every checkpoint.
     let mut log = demo.game.log().clone();
     let step = |world: &mut World, step: &StepContext<'_>| world.step(step.dt_secs_f32());
-    let report = replay(&mut log, Bounce::timestep(), &mut World::new(), step, World::state_hash)?;
+    let report = replay(
+        &mut log,
+        Bounce::timestep(),
+        &mut World::new(),
+        step,
+        World::state_hash,
+    )?;
     println!(
         "{} ticks, {} inputs, {} checkpoints replayed: {}",
         report.ticks,
         demo.game.log().events().len(),
         report.checkpoints,
-        if report.is_green() { "identical" } else { "DIVERGED" }
+        if report.is_green() {
+            "identical"
+        } else {
+            "DIVERGED"
+        }
     );
     if let Some(divergence) = report.divergence {
         return Err(format!("the replay diverged: {divergence:?}").into());

@@ -65,8 +65,12 @@ impl Refresh {
 
     /// [`FALLBACK_MILLIHERTZ`](Refresh::FALLBACK_MILLIHERTZ).
     pub const fn fallback() -> Refresh {
+        let millihertz = match NonZeroU32::new(Refresh::FALLBACK_MILLIHERTZ) {
+            Some(mhz) => mhz,
+            None => NonZeroU32::MIN,
+        };
         Refresh {
-            millihertz: NonZeroU32::new(Refresh::FALLBACK_MILLIHERTZ).unwrap(),
+            millihertz,
             source: RefreshSource::Fallback,
         }
     }

@@ -5,7 +5,9 @@
 
 use std::num::NonZeroU32;
 
-use evenstep::{Clock, ConfigError, Loop, LoopBuilder, MonotonicClock, Nanos, PumpKind, PumpReport, Timestamp};
+use evenstep::{
+    Clock, ConfigError, Loop, LoopBuilder, MonotonicClock, Nanos, PumpKind, PumpReport, Timestamp,
+};
 use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow};
 use winit::window::Window;
@@ -91,7 +93,10 @@ impl WindowOptions {
     pub const fn new() -> WindowOptions {
         WindowOptions {
             presentation: Presentation::Immediate { max_fps: None },
-            starved_after: NonZeroU32::new(WindowOptions::DEFAULT_STARVED_AFTER).unwrap(),
+            starved_after: match NonZeroU32::new(WindowOptions::DEFAULT_STARVED_AFTER) {
+                Some(periods) => periods,
+                None => NonZeroU32::MIN,
+            },
             refresh: None,
         }
     }
@@ -189,7 +194,10 @@ impl<S> WindowDriver<S> {
     /// # Errors
     ///
     /// The builder's [`ConfigError`].
-    pub fn new(builder: LoopBuilder<S>, options: WindowOptions) -> Result<WindowDriver<S>, ConfigError> {
+    pub fn new(
+        builder: LoopBuilder<S>,
+        options: WindowOptions,
+    ) -> Result<WindowDriver<S>, ConfigError> {
         WindowDriver::with_clock(builder, MonotonicClock::new(), options)
     }
 
@@ -200,7 +208,11 @@ impl<S> WindowDriver<S> {
     /// # Errors
     ///
     /// The builder's [`ConfigError`].
-    pub fn with_clock<C>(builder: LoopBuilder<S>, clock: C, options: WindowOptions) -> Result<WindowDriver<S>, ConfigError>
+    pub fn with_clock<C>(
+        builder: LoopBuilder<S>,
+        clock: C,
+        options: WindowOptions,
+    ) -> Result<WindowDriver<S>, ConfigError>
     where
         C: Clock + Clone + 'static,
     {
@@ -320,21 +332,33 @@ impl<S> WindowDriver<S> {
             self.visibility.starved = false;
             self.stats.resumptions += 1;
         }
-        let report = self.game_loop.pump_at(state, PumpKind::Paint, now).report()?;
+        let report = self
+            .game_loop
+            .pump_at(state, PumpKind::Paint, now)
+            .report()?;
         self.stats.paints += 1;
         if let Some(period) = self.frame_period() {
             // Phase-locked: the next paint is one period after this one's
             // slot, not after its (slightly late) wake-up, unless it fell a
             // whole period behind.
             let next = self.next_frame.saturating_add(period);
-            self.next_frame = if next > now { next } else { now.saturating_add(period) };
+            self.next_frame = if next > now {
+                next
+            } else {
+                now.saturating_add(period)
+            };
         }
         Some(report)
     }
 
     /// Handles `about_to_wait`: does what [`poll`](WindowDriver::poll)
     /// decides and sets the event loop's control flow to match.
-    pub fn about_to_wait(&mut self, state: &mut S, event_loop: &ActiveEventLoop, window: &impl WindowHandle) {
+    pub fn about_to_wait(
+        &mut self,
+        state: &mut S,
+        event_loop: &ActiveEventLoop,
+        window: &impl WindowHandle,
+    ) {
         match self.poll(state, window) {
             Wake::Exit => event_loop.exit(),
             Wake::At(due) => {
@@ -362,23 +386,21 @@ impl<S> WindowDriver<S> {
         }
         let now = self.clock.now();
         if self.visibility.is_painting() {
-            match self.redraw_asked {
-                Some(asked) => {
-                    let starve_at = asked.saturating_add(self.starve_time());
-                    if now < starve_at {
-                        return Wake::At(starve_at);
-                    }
-                    self.visibility.starved = true;
-                    self.stats.starvations += 1;
+            let Some(asked) = self.redraw_asked else {
+                if self.frame_period().is_some() && now < self.next_frame {
+                    return Wake::At(self.next_frame);
                 }
-                None => {
-                    if self.frame_period().is_some() && now < self.next_frame {
-                        return Wake::At(self.next_frame);
-                    }
-                    self.ask_redraw(window, now);
-                    return Wake::At(now.saturating_add(self.starve_time()));
-                }
+                self.ask_redraw(window, now);
+                return Wake::At(now.saturating_add(self.starve_time()));
+            };
+            let starve_at = asked.saturating_add(self.starve_time());
+            if now < starve_at {
+                return Wake::At(starve_at);
             }
+            // The redraw asked for never came: the window is minimized, or
+            // the compositor stopped sending frames.
+            self.visibility.starved = true;
+            self.stats.starvations += 1;
         }
         // Not painting: the rules and the real timeline run on tick pumps.
         if self.visibility.starved {

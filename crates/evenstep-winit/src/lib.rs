@@ -1,6 +1,115 @@
-//! Drives an [`evenstep`] loop from a [winit] window.
+//! Drives an [`evenstep`] loop from a [winit] window (winit 0.30).
 //!
-//! placeholder
+//! The window is the frame source: a paint pump runs on every
+//! `RedrawRequested`, with the clock read there; while the window is not
+//! painting, tick pumps keep the rules, the real timeline and its timers
+//! running, woken by `ControlFlow::WaitUntil` the next step or timer due.
+//! The loop never knows which kind of host drives it.
+//!
+//! # Promises
+//!
+//! - **No busy loop.** Between events the event loop sleeps until the next
+//!   thing due: the next frame (paced at the refresh rate unless the surface
+//!   waits for vsync, see [`Presentation`]), the next step or real timer
+//!   while nothing paints, or an event. A hidden window costs a wake-up per
+//!   step.
+//! - **Visibility from every signal there is, and dependence on none.**
+//!   Hiding through [`WindowDriver::set_visible`], `Occluded` where the
+//!   platform sends it, and redraws that stop arriving for a few refresh
+//!   periods each stop painting ([`Visibility`]). `Occluded` is not sent on
+//!   Wayland or Windows nor for a minimized X11 window, and X11 may keep
+//!   sending redraws to an unmapped window, so ticking depends on none of
+//!   them alone.
+//! - **An absence is not a slow frame.** Time goes on while hidden (tick
+//!   pumps), so the first paint afterwards runs no burst of steps, and the
+//!   loop's statistics count the gap as an absence.
+//! - **Time through one clock.** The driver reads the [`Clock`](evenstep::Clock)
+//!   its loop reads; with a [`ManualClock`](evenstep::ManualClock) and a
+//!   stand-in [`WindowHandle`], the whole policy runs in a test.
+//! - **Clean endings.** A close request, or [`Loop::stop`](evenstep::Loop::stop)
+//!   from anywhere, ends the event loop at the next `about_to_wait`.
+//!
+//! # Two ways in
+//!
+//! A game without an `ApplicationHandler` implements [`WindowGame`] and
+//! calls [`run`]. A game with its own handler forwards three calls:
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use evenstep::Loop;
+//! use evenstep_winit::{WindowDriver, WindowOptions};
+//! use winit::application::ApplicationHandler;
+//! use winit::event::WindowEvent;
+//! use winit::event_loop::{ActiveEventLoop, EventLoop};
+//! use winit::window::{Window, WindowId};
+//!
+//! struct Game { steps: u64 }
+//!
+//! struct GameDemo {
+//!     game: Game,
+//!     driver: WindowDriver<Game>,
+//!     window: Option<Arc<Window>>,
+//! }
+//!
+//! impl ApplicationHandler for GameDemo {
+//!     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+//!         let window = Arc::new(event_loop.create_window(Window::default_attributes()).unwrap());
+//!         self.driver.attach(&window); // reads the refresh rate, starts the loop
+//!         self.window = Some(window);
+//!     }
+//!
+//!     fn window_event(&mut self, _: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
+//!         let Some(window) = self.window.clone() else { return };
+//!         if event == WindowEvent::RedrawRequested {
+//!             if let Some(report) = self.driver.redraw(&mut self.game) {
+//!                 if report.rendered { /* draw at self.driver.game_loop().alpha() */ }
+//!             }
+//!         } else {
+//!             self.driver.window_event(&window, &event); // Occluded, CloseRequested
+//!             // ... and the game's own input handling.
+//!         }
+//!     }
+//!
+//!     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+//!         if let Some(window) = self.window.clone() {
+//!             // Asks for a redraw, ticks while hidden, sets WaitUntil, or exits.
+//!             self.driver.about_to_wait(&mut self.game, event_loop, &window);
+//!         }
+//!     }
+//! }
+//!
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     let mut driver = WindowDriver::new(Loop::builder(), WindowOptions::new())?;
+//!     driver.game_loop_mut().on_update(|game: &mut Game, _| game.steps += 1);
+//!     let mut demo = GameDemo { game: Game { steps: 0 }, driver, window: None };
+//!     EventLoop::new()?.run_app(&mut demo)?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! # Input, deterministically
+//!
+//! Window events arrive between steps, at times no replay can reproduce.
+//! Queue what they mean (a command, not the raw event) as they arrive, apply
+//! the queue at the start of the next fixed step, and record each command
+//! in an [`InputLog`](evenstep::InputLog) with that step's tick: a replay
+//! then applies the same commands at the same ticks and reaches the same
+//! state. The `own_handler` example does this and replays its own session
+//! at exit.
+//!
+//! # The refresh rate
+//!
+//! [`WindowDriver::attach`] reads `MonitorHandle::refresh_rate_millihertz`
+//! for the window's monitor. When there is none (Xvfb, some compositors) it
+//! falls back to 60 Hz ([`Refresh::FALLBACK_MILLIHERTZ`]); a game that knows
+//! better passes [`WindowOptions::refresh`]. The rate paces paints of a
+//! surface without vsync and sets how long a missing redraw is waited for.
+//!
+//! # Features
+//!
+//! - `x11` (default): windows on an X11 server, Xvfb included.
+//! - `wayland` (default): windows on a Wayland compositor, with
+//!   client-side decorations that draw no title text.
 #![forbid(unsafe_code)]
 
 mod display;
@@ -9,6 +118,6 @@ mod runner;
 mod visibility;
 
 pub use display::{Presentation, Refresh, RefreshSource};
-pub use driver::{DriverStats, WindowDriver, WindowHandle, WindowOptions, Wake};
+pub use driver::{DriverStats, Wake, WindowDriver, WindowHandle, WindowOptions};
 pub use runner::{RunError, WindowGame, run};
 pub use visibility::Visibility;

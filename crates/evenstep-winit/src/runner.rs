@@ -29,7 +29,12 @@ pub trait WindowGame: Sized + 'static {
 
     /// Every window event, after the driver has seen it: input goes here.
     /// (Redraws arrive as [`draw`](WindowGame::draw).)
-    fn window_event(&mut self, window: &Arc<Window>, driver: &mut WindowDriver<Self>, event: &WindowEvent) {
+    fn window_event(
+        &mut self,
+        window: &Arc<Window>,
+        driver: &mut WindowDriver<Self>,
+        event: &WindowEvent,
+    ) {
         let _ = (window, driver, event);
     }
 
@@ -57,7 +62,10 @@ pub enum RunError {
 impl fmt::Display for RunError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RunError::EventLoop(e) => write!(f, "the event loop failed: {e} (is a display available? DISPLAY or WAYLAND_DISPLAY must name one)"),
+            RunError::EventLoop(e) => write!(
+                f,
+                "the event loop failed: {e} (is a display available? DISPLAY or WAYLAND_DISPLAY must name one)"
+            ),
             RunError::Window(e) => write!(f, "the window could not be created: {e}"),
         }
     }
@@ -88,7 +96,10 @@ impl From<EventLoopError> for RunError {
 ///
 /// [`RunError`] if the event loop or the window cannot be created (for
 /// example with no display).
-pub fn run<G: WindowGame>(game: G, driver: WindowDriver<G>) -> Result<(G, WindowDriver<G>), RunError> {
+pub fn run<G: WindowGame>(
+    game: G,
+    driver: WindowDriver<G>,
+) -> Result<(G, WindowDriver<G>), RunError> {
     let event_loop = EventLoop::new()?;
     let mut runner = Runner {
         game,
@@ -153,6 +164,7 @@ impl<G: WindowGame> ApplicationHandler for Runner<G> {
             return;
         };
         self.game.about_to_wait(&window, &mut self.driver);
-        self.driver.about_to_wait(&mut self.game, event_loop, window.as_ref());
+        self.driver
+            .about_to_wait(&mut self.game, event_loop, window.as_ref());
     }
 }

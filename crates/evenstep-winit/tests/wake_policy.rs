@@ -6,7 +6,9 @@ use std::num::NonZeroU32;
 use std::time::Duration;
 
 use evenstep::{Loop, ManualClock, Nanos, Pacing, Timestamp, Timestep};
-use evenstep_winit::{Presentation, Refresh, RefreshSource, Wake, WindowDriver, WindowHandle, WindowOptions};
+use evenstep_winit::{
+    Presentation, Refresh, RefreshSource, Wake, WindowDriver, WindowHandle, WindowOptions,
+};
 use winit::event::WindowEvent;
 
 /// A window that remembers what the driver asked of it.
@@ -70,8 +72,14 @@ fn a_monitor_that_reports_no_refresh_rate_is_taken_as_60_hz() {
     let driver = attached(&clock, &window, WindowOptions::new());
     assert_eq!(driver.refresh(), Refresh::fallback());
     assert_eq!(driver.refresh().period(), Nanos::from_nanos(PERIOD_60));
-    assert_eq!(Refresh::from_millihertz(Some(999)).source(), RefreshSource::Fallback);
-    assert_eq!(Refresh::from_millihertz(Some(2_000_000)).source(), RefreshSource::Fallback);
+    assert_eq!(
+        Refresh::from_millihertz(Some(999)).source(),
+        RefreshSource::Fallback
+    );
+    assert_eq!(
+        Refresh::from_millihertz(Some(2_000_000)).source(),
+        RefreshSource::Fallback
+    );
 }
 
 #[test]
@@ -88,7 +96,10 @@ fn after_a_paint_a_window_without_vsync_sleeps_until_the_next_refresh() {
     // At the refresh: the next redraw is asked for, and the driver waits
     // four periods for it before it counts the window as not painting.
     clock.set(at(PERIOD_60));
-    assert_eq!(driver.poll(&mut steps, &window), Wake::At(at(5 * PERIOD_60)));
+    assert_eq!(
+        driver.poll(&mut steps, &window),
+        Wake::At(at(5 * PERIOD_60))
+    );
     assert_eq!(window.redraws_asked.get(), 2);
 }
 
@@ -103,7 +114,10 @@ fn paints_keep_their_phase_when_each_wake_up_is_a_little_late() {
     clock.set(at(PERIOD_60 + 300_000));
     assert!(matches!(driver.poll(&mut steps, &window), Wake::At(_)));
     let _ = driver.redraw(&mut steps);
-    assert_eq!(driver.poll(&mut steps, &window), Wake::At(at(2 * PERIOD_60)));
+    assert_eq!(
+        driver.poll(&mut steps, &window),
+        Wake::At(at(2 * PERIOD_60))
+    );
 }
 
 #[test]
@@ -115,7 +129,10 @@ fn with_vsync_the_next_redraw_is_asked_for_as_soon_as_a_frame_is_painted() {
     let mut steps = 0;
     let _ = driver.redraw(&mut steps);
     clock.advance(Duration::from_millis(1));
-    assert_eq!(driver.poll(&mut steps, &window), Wake::At(at(1_000_000 + 4 * PERIOD_60)));
+    assert_eq!(
+        driver.poll(&mut steps, &window),
+        Wake::At(at(1_000_000 + 4 * PERIOD_60))
+    );
     assert_eq!(window.redraws_asked.get(), 2);
 }
 
@@ -243,7 +260,9 @@ fn a_loop_stopped_from_an_update_ends_the_event_loop() {
     let clock = ManualClock::new();
     let window = FakeWindow::default();
     let mut driver = attached(&clock, &window, WindowOptions::new());
-    driver.game_loop_mut().on_update(|_, step| step.control().stop());
+    driver
+        .game_loop_mut()
+        .on_update(|_, step| step.control().stop());
     let mut steps = 0;
     clock.set(at(40_000_000));
     let report = driver.redraw(&mut steps).unwrap();
@@ -255,7 +274,8 @@ fn a_loop_stopped_from_an_update_ends_the_event_loop() {
 fn nothing_is_due_before_the_window_is_attached() {
     let clock = ManualClock::new();
     let window = FakeWindow::default();
-    let mut driver = WindowDriver::with_clock(Loop::<u64>::builder(), clock, WindowOptions::new()).unwrap();
+    let mut driver =
+        WindowDriver::with_clock(Loop::<u64>::builder(), clock, WindowOptions::new()).unwrap();
     assert_eq!(driver.poll(&mut 0, &window), Wake::OnEvent);
     assert!(!driver.game_loop().is_running());
 }

@@ -39,11 +39,26 @@ use winit::window::Window;
 type Scenario = fn() -> Result<String, String>;
 
 const SCENARIOS: &[(&str, Scenario)] = &[
-    ("a_window_opens_and_paints_with_steps_that_keep_to_the_clock", paints_and_keeps_to_the_clock),
-    ("a_hidden_window_ticks_at_almost_no_cpu_and_counts_the_absence_when_shown", hidden_window_ticks),
-    ("closing_the_window_ends_the_event_loop", closing_ends_the_loop),
-    ("stopping_the_loop_ends_the_event_loop", stopping_ends_the_loop),
-    ("a_screenshot_of_the_demo_shows_its_balls_and_overlay", screenshot_shows_the_demo),
+    (
+        "a_window_opens_and_paints_with_steps_that_keep_to_the_clock",
+        paints_and_keeps_to_the_clock,
+    ),
+    (
+        "a_hidden_window_ticks_at_almost_no_cpu_and_counts_the_absence_when_shown",
+        hidden_window_ticks,
+    ),
+    (
+        "closing_the_window_ends_the_event_loop",
+        closing_ends_the_loop,
+    ),
+    (
+        "stopping_the_loop_ends_the_event_loop",
+        stopping_ends_the_loop,
+    ),
+    (
+        "a_screenshot_of_the_demo_shows_its_balls_and_overlay",
+        screenshot_shows_the_demo,
+    ),
 ];
 
 /// A scenario that has not ended after this long has hung.
@@ -54,7 +69,10 @@ fn main() -> ExitCode {
     if let Some(at) = args.iter().position(|a| a == "--scenario") {
         let name = args.get(at + 1).map_or("", String::as_str);
         let Some((_, scenario)) = SCENARIOS.iter().find(|(n, _)| *n == name) else {
-            eprintln!("no scenario named {name:?}; the scenarios are: {:?}", names());
+            eprintln!(
+                "no scenario named {name:?}; the scenarios are: {:?}",
+                names()
+            );
             return ExitCode::FAILURE;
         };
         return match scenario() {
@@ -128,23 +146,31 @@ fn run_child(name: &str) -> (bool, String) {
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
-            Ok(None) if clock.now().saturating_since(Timestamp::ZERO) > Nanos::from_duration(SCENARIO_TIMEOUT) => {
+            Ok(None)
+                if clock.now().saturating_since(Timestamp::ZERO)
+                    > Nanos::from_duration(SCENARIO_TIMEOUT) =>
+            {
                 let _ = child.kill();
                 let _ = child.wait();
                 break None;
             }
+            #[allow(
+                clippy::disallowed_methods,
+                reason = "the harness waits for a child process, outside any event loop"
+            )]
             Ok(None) => std::thread::sleep(Duration::from_millis(20)),
             Err(_) => break None,
         }
     };
     let mut output = std::fs::read_to_string(&out_path).unwrap_or_default();
-    match status {
-        Some(status) => (status.success(), output),
-        None => {
-            output.push_str(&format!("\nhung: killed after {SCENARIO_TIMEOUT:?}"));
-            (false, output)
-        }
-    }
+    let Some(status) = status else {
+        output = format!(
+            "{output}\nhung: killed after {} s",
+            SCENARIO_TIMEOUT.as_secs()
+        );
+        return (false, output);
+    };
+    (status.success(), output)
 }
 
 /// Where scenarios write logs and screenshots.
@@ -189,11 +215,22 @@ fn paints_and_keeps_to_the_clock() -> Result<String, String> {
     let expected = step.steps_in(elapsed);
     let budget = u64::from(StepBudget::default().get());
     let tick = game_loop.tick();
-    check(paints >= 30, format!("{paints} paints in {elapsed:?}; at least 30 expected"))?;
-    check(game.frames_drawn >= 30, format!("{} frames presented; at least 30 expected", game.frames_drawn))?;
+    check(
+        paints >= 30,
+        format!("{paints} paints in {elapsed:?}; at least 30 expected"),
+    )?;
+    check(
+        game.frames_drawn >= 30,
+        format!(
+            "{} frames presented; at least 30 expected",
+            game.frames_drawn
+        ),
+    )?;
     check(
         tick.abs_diff(expected) <= budget + 1,
-        format!("{tick} steps in {elapsed:?}, {expected} due: more than the budget ({budget}) + 1 apart"),
+        format!(
+            "{tick} steps in {elapsed:?}, {expected} due: more than the budget ({budget}) + 1 apart"
+        ),
     )?;
     Ok(format!(
         "{paints} paints and {tick} steps ({expected} due) in {:.3} s; refresh {:?} at {} mHz",
@@ -228,10 +265,13 @@ fn hidden_window_ticks() -> Result<String, String> {
         if !timer_armed {
             timer_armed = true;
             let fires = script_fires.clone();
-            let _ = driver
-                .game_loop_mut()
-                .real()
-                .every(Duration::from_millis(100), move |_, fire| *fires.borrow_mut() += fire.repeats());
+            let _ =
+                driver
+                    .game_loop_mut()
+                    .real()
+                    .every(Duration::from_millis(100), move |_, fire| {
+                        *fires.borrow_mut() += fire.repeats();
+                    });
         }
         let mark = Mark {
             real: real(driver),
@@ -266,23 +306,50 @@ fn hidden_window_ticks() -> Result<String, String> {
     let span = shown.real.saturating_sub(hidden.real);
     let steps = shown.tick - hidden.tick;
     let due = driver.game_loop().timestep().steps_in(span);
-    check(process_cpu_time().is_some(), "no CPU time in /proc/self/task/*/schedstat".to_owned())?;
+    check(
+        process_cpu_time().is_some(),
+        "no CPU time in /proc/self/task/*/schedstat".to_owned(),
+    )?;
     check(
         steps.abs_diff(due) <= 6,
         format!("hidden for {span:?}: {steps} steps, {due} due"),
     )?;
-    check(shown.ticks - hidden.ticks >= 30, format!("only {} tick pumps while hidden", shown.ticks - hidden.ticks))?;
-    let fired = shown.fires - hidden.fires;
-    check((18..=21).contains(&fired), format!("a 100 ms real timer fired {fired} times in {span:?}"))?;
-    check(shown.paints == hidden.paints, format!("{} paints while hidden", shown.paints - hidden.paints))?;
+    check(
+        shown.ticks - hidden.ticks >= 30,
+        format!(
+            "only {} tick pumps while hidden",
+            shown.ticks - hidden.ticks
+        ),
+    )?;
+    let timer_fires = shown.fires - hidden.fires;
+    check(
+        (18..=21).contains(&timer_fires),
+        format!("a 100 ms real timer fired {timer_fires} times in {span:?}"),
+    )?;
+    check(
+        shown.paints == hidden.paints,
+        format!("{} paints while hidden", shown.paints - hidden.paints),
+    )?;
     let cpu = shown.cpu.saturating_sub(hidden.cpu);
     let share = cpu.as_secs_f64() / span.as_secs_f64();
-    check(share < 0.05, format!("{cpu:?} of CPU in {span:?} hidden: {:.1}% of a core, 5% allowed", share * 100.0))?;
-    check(end.paints - shown.paints >= 10, format!("{} paints after showing again", end.paints - shown.paints))?;
+    check(
+        share < 0.05,
+        format!(
+            "{cpu:?} of CPU in {span:?} hidden: {:.1}% of a core, 5% allowed",
+            share * 100.0
+        ),
+    )?;
+    check(
+        end.paints - shown.paints >= 10,
+        format!("{} paints after showing again", end.paints - shown.paints),
+    )?;
     let absences = driver.game_loop().stats().absences;
-    check(absences >= 1, "the hidden spell was not counted as an absence".to_owned())?;
+    check(
+        absences >= 1,
+        "the hidden spell was not counted as an absence".to_owned(),
+    )?;
     Ok(format!(
-        "hidden {:.3} s: {steps} steps ({due} due), {} tick pumps, {fired} timer fires, 0 paints, CPU {:.1} ms ({:.2}% of a core); shown: {} paints, {absences} absence",
+        "hidden {:.3} s: {steps} steps ({due} due), {} tick pumps, {timer_fires} timer fires, 0 paints, CPU {:.1} ms ({:.2}% of a core); shown: {} paints, {absences} absence",
         span.as_secs_f64(),
         shown.ticks - hidden.ticks,
         cpu.as_secs_f64() * 1e3,
@@ -306,10 +373,19 @@ fn closing_ends_the_loop() -> Result<String, String> {
     let Some(closed) = *closed_at.borrow() else {
         return Err("the event loop ended before the window was closed".to_owned());
     };
-    check(!driver.game_loop().is_running(), "the loop still runs after the window closed".to_owned())?;
+    check(
+        !driver.game_loop().is_running(),
+        "the loop still runs after the window closed".to_owned(),
+    )?;
     let after = ended.saturating_since(closed);
-    check(after < Nanos::from_millis(500), format!("the event loop took {after:?} to end after the close"))?;
-    Ok(format!("the event loop ended {:.1} ms after the close request", after.as_secs_f64() * 1e3))
+    check(
+        after < Nanos::from_millis(500),
+        format!("the event loop took {after:?} to end after the close"),
+    )?;
+    Ok(format!(
+        "the event loop ended {:.1} ms after the close request",
+        after.as_secs_f64() * 1e3
+    ))
 }
 
 fn stopping_ends_the_loop() -> Result<String, String> {
@@ -323,9 +399,14 @@ fn stopping_ends_the_loop() -> Result<String, String> {
     });
     let (_, driver) = run(BounceWindow::new(), driver).map_err(|e| e.to_string())?;
     let tick = driver.game_loop().tick();
-    check(!driver.game_loop().is_running(), "the loop is still running".to_owned())?;
+    check(
+        !driver.game_loop().is_running(),
+        "the loop is still running".to_owned(),
+    )?;
     check(tick == 10, format!("stopped at tick {tick}, 10 expected"))?;
-    Ok(format!("stopped from an update at tick {tick}; the event loop ended"))
+    Ok(format!(
+        "stopped from an update at tick {tick}; the event loop ended"
+    ))
 }
 
 fn screenshot_shows_the_demo() -> Result<String, String> {
@@ -348,7 +429,10 @@ fn screenshot_shows_the_demo() -> Result<String, String> {
         .map(|p| u32::from(p[0]) << 16 | u32::from(p[1]) << 8 | u32::from(p[2]))
         .collect();
     let total = (width * height) as usize;
-    check(pixels.len() == total, format!("{} pixels read, {width}×{height} expected", pixels.len()))?;
+    check(
+        pixels.len() == total,
+        format!("{} pixels read, {width}×{height} expected", pixels.len()),
+    )?;
     let count = |colour: u32| pixels.iter().filter(|&&p| p == colour).count();
     let per_ball: Vec<usize> = BALL_COLOURS.iter().map(|&c| count(c)).collect();
     let balls: usize = per_ball.iter().sum();
@@ -359,9 +443,18 @@ fn screenshot_shows_the_demo() -> Result<String, String> {
         per_ball.iter().filter(|&&n| n >= 200).count() >= 3,
         format!("ball colours found: {per_ball:?} pixels; three with 200 or more expected"),
     )?;
-    check(balls * 100 >= total, format!("balls cover {balls} of {total} pixels; 1% expected"))?;
-    check(drawn * 100 >= 60 * total, format!("{drawn} of {total} pixels differ from the background; 60% expected"))?;
-    check(content * 100 >= 3 * total, format!("{content} of {total} pixels are balls, text or chart; 3% expected"))?;
+    check(
+        balls * 100 >= total,
+        format!("balls cover {balls} of {total} pixels; 1% expected"),
+    )?;
+    check(
+        drawn * 100 >= 60 * total,
+        format!("{drawn} of {total} pixels differ from the background; 60% expected"),
+    )?;
+    check(
+        content * 100 >= 3 * total,
+        format!("{content} of {total} pixels are balls, text or chart; 3% expected"),
+    )?;
     Ok(format!(
         "{width}×{height}: ball pixels {per_ball:?} ({:.1}%), not background {:.1}%, balls/text/chart {:.1}%; saved {}",
         balls as f64 * 100.0 / total as f64,
@@ -371,11 +464,15 @@ fn screenshot_shows_the_demo() -> Result<String, String> {
     ))
 }
 
-/// Takes the window's picture from the X server with ImageMagick's
+/// Takes the window's picture from the X server with `ImageMagick`'s
 /// `import`: once as PNG to look at, once as raw RGB to check.
 fn capture(window: &Window, png: &Path, raw: &Path) -> Result<(u32, u32), String> {
     let handle = window.window_handle().map_err(|e| e.to_string())?;
     let id = match handle.as_raw() {
+        #[allow(
+            clippy::useless_conversion,
+            reason = "an X window id is a C unsigned long: 32 bits on some targets"
+        )]
         RawWindowHandle::Xlib(h) => u64::from(h.window),
         RawWindowHandle::Xcb(h) => u64::from(h.window.get()),
         other => return Err(format!("not an X11 window ({other:?}): run under Xvfb")),
@@ -387,7 +484,10 @@ fn capture(window: &Window, png: &Path, raw: &Path) -> Result<(u32, u32), String
             .args(["-window", &id, "-depth", "8", &target])
             .status()
             .map_err(|e| format!("ImageMagick's import did not run ({e}); install imagemagick"))?;
-        check(status.success(), format!("import -window {id} {target} failed: {status}"))?;
+        check(
+            status.success(),
+            format!("import -window {id} {target} failed: {status}"),
+        )?;
     }
     Ok((size.width, size.height))
 }

@@ -58,7 +58,7 @@ impl BounceWindow {
 
     /// Hides the window; a real-time timer shows it again, so the rules,
     /// the real clock and the timer all keep running while nothing paints.
-    pub(crate) fn hide_briefly(&mut self, window: &Window, driver: &mut WindowDriver<BounceWindow>) {
+    fn hide_briefly(window: &Window, driver: &mut WindowDriver<BounceWindow>) {
         driver.set_visible(window, false);
         let _ = driver
             .game_loop_mut()
@@ -97,14 +97,19 @@ impl WindowGame for BounceWindow {
             .ok();
     }
 
-    fn window_event(&mut self, window: &Arc<Window>, driver: &mut WindowDriver<BounceWindow>, event: &WindowEvent) {
+    fn window_event(
+        &mut self,
+        window: &Arc<Window>,
+        driver: &mut WindowDriver<BounceWindow>,
+        event: &WindowEvent,
+    ) {
         if let WindowEvent::KeyboardInput { event, .. } = event
             && event.state == ElementState::Pressed
             && let Some(action) = key_of(&event.logical_key).and_then(Action::for_key)
         {
             match self.bounce.act(action, driver.game_loop_mut()) {
                 Outcome::Handled => {}
-                Outcome::HideBriefly => self.hide_briefly(window, driver),
+                Outcome::HideBriefly => BounceWindow::hide_briefly(window, driver),
                 Outcome::Quit => driver.request_close(),
             }
         }
@@ -116,7 +121,9 @@ impl WindowGame for BounceWindow {
             return;
         };
         let size = window.inner_size();
-        let (Some(width), Some(height)) = (NonZeroU32::new(size.width), NonZeroU32::new(size.height)) else {
+        let (Some(width), Some(height)) =
+            (NonZeroU32::new(size.width), NonZeroU32::new(size.height))
+        else {
             return; // minimized to nothing
         };
         if surface.resize(width, height).is_err() {
@@ -126,7 +133,8 @@ impl WindowGame for BounceWindow {
             return;
         };
         if let Ok(mut canvas) = Canvas::new(&mut buffer, width.get(), height.get()) {
-            self.bounce.draw(&mut canvas, game_loop.alpha(), &Hud::read(game_loop));
+            self.bounce
+                .draw(&mut canvas, game_loop.alpha(), &Hud::read(game_loop));
         }
         window.pre_present_notify();
         if buffer.present().is_ok() {
@@ -143,7 +151,10 @@ impl WindowGame for BounceWindow {
             driver.set_visible(window, true);
         }
         let real = driver.game_loop().real_time();
-        if self.title_written.is_none_or(|at| real.saturating_sub(at) >= TITLE_EVERY) {
+        if self
+            .title_written
+            .is_none_or(|at| real.saturating_sub(at) >= TITLE_EVERY)
+        {
             self.title_written = Some(real);
             window.set_title(&self.bounce.title(driver.game_loop()));
         }
