@@ -1,0 +1,95 @@
+//! Contract: the demo's keys ask for the documented actions, and the
+//! actions move the loop's pause, speed and pacing within their ranges.
+
+use std::time::Duration;
+
+use evenstep::{Loop, ManualClock, Pacing, PumpKind, Speed};
+use evenstep_demo::{Action, Bounce, Key, Outcome, Settings, WorldInput};
+
+#[test]
+fn every_documented_key_asks_for_its_action() {
+    let cases = [
+        (Key::Escape, Action::Quit),
+        (Key::Space, Action::TogglePause),
+        (Key::Char('I'), Action::ToggleInterpolation),
+        (Key::Char('p'), Action::TogglePause),
+        (Key::Char('s'), Action::StepOnce),
+        (Key::Char('+'), Action::Faster),
+        (Key::Char('='), Action::Faster),
+        (Key::Char('-'), Action::Slower),
+        (Key::Char('m'), Action::CyclePacing),
+        (Key::Char('h'), Action::HideBriefly),
+        (Key::Char('n'), Action::World(WorldInput::AddBall)),
+        (Key::Char('x'), Action::World(WorldInput::RemoveBall)),
+        (Key::Char('r'), Action::World(WorldInput::Reverse)),
+    ];
+    for (key, action) in cases {
+        assert_eq!(Action::for_key(key), Some(action), "{key:?}");
+    }
+    assert_eq!(Action::for_key(Key::Char('z')), None);
+}
+
+#[test]
+fn speed_runs_from_a_quarter_to_four_times_and_stops_there() {
+    let mut settings = Settings::default();
+    assert_eq!(settings.speed(), Speed::NORMAL);
+    while settings.slower() {}
+    assert_eq!(settings.speed(), Speed::new(1, 4).unwrap());
+    assert_eq!(settings.speed_label(), "0.25x");
+    while settings.faster() {}
+    assert_eq!(settings.speed(), Speed::new(4, 1).unwrap());
+    assert_eq!(settings.speed_label(), "4x");
+}
+
+#[test]
+fn pacing_cycles_off_centred_snapped_and_back() {
+    let mut settings = Settings::default();
+    assert_eq!(settings.pacing(), Pacing::CENTRED);
+    settings.cycle_pacing();
+    assert!(settings.pacing().is_snapped());
+    assert_eq!(settings.pacing_label(), "snapped");
+    settings.cycle_pacing();
+    assert_eq!(settings.pacing(), Pacing::OFF);
+    settings.cycle_pacing();
+    assert_eq!(settings.pacing_label(), "centred");
+}
+
+#[test]
+fn pause_single_step_and_speed_reach_the_loop() {
+    let clock = ManualClock::new();
+    let mut game_loop = Loop::<Bounce>::builder()
+        .clock(clock.clone())
+        .timestep(Bounce::timestep())
+        .build()
+        .unwrap();
+    game_loop.on_update(Bounce::update);
+    let mut bounce = Bounce::new();
+    game_loop.start();
+
+    assert_eq!(
+        bounce.act(Action::TogglePause, &mut game_loop),
+        Outcome::Handled
+    );
+    clock.advance(Duration::from_secs(1));
+    let _ = game_loop.pump(&mut bounce, PumpKind::Paint);
+    assert!(game_loop.is_paused());
+    assert_eq!(bounce.world.steps(), 0);
+
+    bounce.act(Action::StepOnce, &mut game_loop);
+    let _ = game_loop.pump(&mut bounce, PumpKind::Paint);
+    assert_eq!(bounce.world.steps(), 1);
+
+    bounce.act(Action::Faster, &mut game_loop);
+    let _ = game_loop.pump(&mut bounce, PumpKind::Paint); // control takes effect at a pump
+    assert_eq!(game_loop.speed(), Speed::new(2, 1).unwrap());
+    assert_eq!(
+        bounce.act(Action::HideBriefly, &mut game_loop),
+        Outcome::HideBriefly
+    );
+    assert_eq!(bounce.act(Action::Quit, &mut game_loop), Outcome::Quit);
+    assert!(
+        bounce
+            .title(&game_loop)
+            .contains("speed 2x, pacing centred, paused")
+    );
+}
