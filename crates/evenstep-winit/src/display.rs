@@ -47,7 +47,7 @@ impl Refresh {
     ///
     /// let monitor = Refresh::from_millihertz(Some(59_951));
     /// assert_eq!(monitor.source(), RefreshSource::Monitor);
-    /// assert_eq!(monitor.period().as_nanos(), 16_680_288);
+    /// assert_eq!(monitor.period().as_nanos(), 16_680_289);
     /// assert_eq!(Refresh::from_millihertz(None).millihertz(), 60_000);
     /// assert_eq!(Refresh::from_millihertz(Some(0)).source(), RefreshSource::Fallback);
     /// ```
