@@ -246,12 +246,6 @@ impl Timestep {
         Nanos::from_nanos(self.per_step / self.per_nano)
     }
 
-    /// `1 / units_per_step`, for the blend factor. The planner computes it
-    /// once and keeps it, so a frame's alpha is a multiplication.
-    pub(crate) const fn step_recip(self) -> f64 {
-        1.0 / self.per_step as f64
-    }
-
     /// Whether one step is a whole number of nanoseconds.
     pub const fn is_whole_nanos(self) -> bool {
         self.per_nano == 1

@@ -86,7 +86,11 @@ fn digest(variant: &str, stamps: &[u64]) -> u64 {
         };
         hash.absorb_plan(&plan)
             .f64(plan.alpha().as_f64())
-            .u64(frames.refresh_period().map_or(0, |p| p.as_nanos()))
+            .u64(
+                frames
+                    .refresh_period()
+                    .map_or(0, evenstep_core::Nanos::as_nanos),
+            )
             .u64(frames.tick())
             .i128(frames.phase_shift_units());
     }
