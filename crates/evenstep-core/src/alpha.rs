@@ -30,7 +30,7 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Alpha {
     remainder: u64,
-    per_step: u64,
+    timestep: Timestep,
 }
 
 /// The largest `f64` below 1.
@@ -51,21 +51,21 @@ impl Alpha {
         };
         Alpha {
             remainder,
-            per_step,
+            timestep,
         }
     }
 
     /// The exact fraction, `(remainder_units, units_per_step)`, with
     /// `remainder_units < units_per_step`.
     pub const fn ratio(self) -> (u64, u64) {
-        (self.remainder, self.per_step)
+        (self.remainder, self.timestep.units_per_step())
     }
 
     /// The blend factor as an `f64`, in `[0, 1)`.
     pub fn as_f64(self) -> f64 {
         // A product with the step's reciprocal, rounded the IEEE way, so the
         // value is the same on every platform.
-        let alpha = self.remainder as f64 * self.recip();
+        let alpha = self.remainder as f64 * self.timestep.step_recip();
         if alpha < 1.0 { alpha } else { F64_BELOW_ONE }
     }
 
@@ -73,13 +73,8 @@ impl Alpha {
     pub fn as_f32(self) -> f32 {
         // Computed in f64 and rounded once; one clamp covers both the f64
         // product reaching 1.0 and the narrowing rounding up to it.
-        let alpha = (self.remainder as f64 * self.recip()) as f32;
+        let alpha = (self.remainder as f64 * self.timestep.step_recip()) as f32;
         if alpha < 1.0 { alpha } else { F32_BELOW_ONE }
-    }
-
-    /// `1 / units_per_step`.
-    fn recip(self) -> f64 {
-        1.0 / self.per_step as f64
     }
 
     /// `a + (b − a) · alpha` in `f32`: the interpolated value for rendering.

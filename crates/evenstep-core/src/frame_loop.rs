@@ -158,8 +158,13 @@ impl FrameLoop {
     /// dropped and reported; the sub-step remainder stays banked.
     ///
     /// Total over every input: it never panics and never fails.
+    #[inline]
     pub fn begin_frame(&mut self, now: Timestamp) -> FramePlan {
-        self.frame(now, true)
+        let raw = self.advance_to(now);
+        match self.plan_common_frame(raw) {
+            Some(plan) => plan,
+            None => self.plan_any_frame(raw, true),
+        }
     }
 
     /// Plans a frame that will not be drawn: a wake-up while the window is
@@ -169,13 +174,29 @@ impl FrameLoop {
     /// frame's time pass without spending a render on it, and snapped pacing
     /// neither learns the delta as a display refresh nor snaps it.
     pub fn begin_hidden_frame(&mut self, now: Timestamp) -> FramePlan {
-        self.frame(now, false)
+        let raw = self.advance_to(now);
+        match self.plan_common_frame(raw) {
+            Some(plan) => FramePlan {
+                render: false,
+                ..plan
+            },
+            None => self.plan_any_frame(raw, false),
+        }
     }
 
-    /// Plans a frame at `now`; `shown` says whether the display shows it.
-    fn frame(&mut self, now: Timestamp, shown: bool) -> FramePlan {
+    /// Moves the anchor to `now`, and returns the time since the previous
+    /// frame (zero for a backwards timestamp).
+    #[inline]
+    fn advance_to(&mut self, now: Timestamp) -> Nanos {
         let raw = now.saturating_since(self.last);
         self.last = now;
+        raw
+    }
+
+    /// Plans any frame: scale the delta by the speed, snap it to whole
+    /// refreshes if pacing says so, settle it in the bank, and ask the render
+    /// cap whether to draw.
+    fn plan_any_frame(&mut self, raw: Nanos, shown: bool) -> FramePlan {
         let scaled_units = self.scale(raw);
         // Only a shown frame is a display refresh to learn from and snap.
         let snap = if shown && self.pacing.is_snapped() {
@@ -194,6 +215,61 @@ impl FrameLoop {
         let mut plan = self.settle(&deposit, limit, true);
         plan.render = self.admit_render(&plan, shown);
         plan
+    }
+
+    /// The frame almost every game sees, planned in 64 bits: normal speed,
+    /// pacing off or centred, no render cap, nothing queued or pending, and a
+    /// delta that fits a `u64` with the bank. It plans exactly what
+    /// [`settle`](FrameLoop::settle) would (`tests/reference_model.rs` and
+    /// `tests/one_path.rs` hold both to that), at a fraction of the cost:
+    /// without it the planner falls 2.5× behind the fastest peer per frame.
+    /// `None` for every other frame, having changed nothing.
+    #[inline]
+    fn plan_common_frame(&mut self, raw: Nanos) -> Option<FramePlan> {
+        let common = self.speed == Speed::NORMAL
+            && !self.pacing.is_snapped()
+            && self.render_cap.is_none()
+            && self.queued == 0
+            && self.pending_shift == 0;
+        if !common {
+            return None;
+        }
+        let per_step = self.timestep.units_per_step();
+        let units = raw
+            .as_nanos()
+            .checked_mul(self.timestep.units_per_nanosecond())?;
+        let banked = units.checked_add(self.bank)?;
+        let (due, left) = whole_steps_64(banked, per_step);
+        let run = due
+            .min(u64::from(self.budget.get()))
+            .min(u64::MAX - self.tick);
+        let clamped = due > run;
+        let bank = if clamped && self.pacing.is_centred() {
+            per_step / 2
+        } else {
+            left
+        };
+        let phase_shift = i128::from(bank) - i128::from(left);
+        self.shift_total = self.shift_total.wrapping_add(phase_shift);
+        let first_tick = self.tick;
+        self.tick += run;
+        self.bank = bank;
+        Some(FramePlan {
+            timestep: self.timestep,
+            speed: self.speed,
+            raw,
+            scaled_units: u128::from(units),
+            dropped_units: u128::from(due - run) * u128::from(per_step),
+            due,
+            run,
+            queued: 0,
+            first_tick,
+            remainder: bank,
+            clamped,
+            phase_shift,
+            snapped: false,
+            render: true,
+        })
     }
 
     /// Runs `span` of simulation time now, as whole fixed steps with no
@@ -334,10 +410,23 @@ impl FrameLoop {
 
 /// `banked` as whole steps and the sub-step rest.
 fn whole_steps(banked: u128, per_step: u64) -> (u128, u64) {
-    // Nearly every bank fits 64 bits, where the division is the machine's own.
     if let Ok(banked) = u64::try_from(banked) {
-        return (u128::from(banked / per_step), banked % per_step);
+        let (due, left) = whole_steps_64(banked, per_step);
+        return (u128::from(due), left);
     }
     let per_step = u128::from(per_step);
     (banked / per_step, (banked % per_step) as u64)
+}
+
+/// [`whole_steps`] of a bank that fits 64 bits.
+fn whole_steps_64(banked: u64, per_step: u64) -> (u64, u64) {
+    // A display at or above the step rate banks under two steps a frame:
+    // those frames need no division.
+    if banked < per_step {
+        (0, banked)
+    } else if banked - per_step < per_step {
+        (1, banked - per_step)
+    } else {
+        (banked / per_step, banked % per_step)
+    }
 }
