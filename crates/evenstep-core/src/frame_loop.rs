@@ -158,12 +158,16 @@ impl FrameLoop {
     /// dropped and reported; the sub-step remainder stays banked.
     ///
     /// Total over every input: it never panics and never fails.
-    #[inline]
+    #[allow(clippy::inline_always, reason = "see `plan_common_frame`")]
+    #[inline(always)]
     pub fn begin_frame(&mut self, now: Timestamp) -> FramePlan {
         let raw = self.advance_to(now);
-        match self.plan_common_frame(raw) {
+        if self.pacing.is_snapped() {
+            return self.plan_snapped_frame(raw);
+        }
+        match self.plan_common_frame(raw, None) {
             Some(plan) => plan,
-            None => self.plan_any_frame(raw, true),
+            None => self.plan_any_frame(raw, None, true),
         }
     }
 
@@ -175,12 +179,12 @@ impl FrameLoop {
     /// neither learns the delta as a display refresh nor snaps it.
     pub fn begin_hidden_frame(&mut self, now: Timestamp) -> FramePlan {
         let raw = self.advance_to(now);
-        match self.plan_common_frame(raw) {
+        match self.plan_common_frame(raw, None) {
             Some(plan) => FramePlan {
                 render: false,
                 ..plan
             },
-            None => self.plan_any_frame(raw, false),
+            None => self.plan_any_frame(raw, None, false),
         }
     }
 
@@ -193,21 +197,25 @@ impl FrameLoop {
         raw
     }
 
-    /// Plans any frame: scale the delta by the speed, snap it to whole
-    /// refreshes if pacing says so, settle it in the bank, and ask the render
-    /// cap whether to draw.
-    fn plan_any_frame(&mut self, raw: Nanos, shown: bool) -> FramePlan {
-        let scaled_units = self.scale(raw);
-        // Only a shown frame is a display refresh to learn from and snap.
-        let snap = if shown && self.pacing.is_snapped() {
-            let paused = self.speed.is_paused();
-            (self.snapper).snap(raw, self.pacing.tolerance(), self.timestep, paused)
-        } else {
-            None
-        };
+    /// Plans a shown frame under snapped pacing: learns its delta as a
+    /// display refresh, snaps it to whole refreshes if it is near enough,
+    /// and plans it with the snap.
+    fn plan_snapped_frame(&mut self, raw: Nanos) -> FramePlan {
+        let paused = self.speed.is_paused();
+        let tolerance = self.pacing.tolerance();
+        let snap = self.snapper.snap(raw, tolerance, self.timestep, paused);
+        match self.plan_common_frame(raw, snap) {
+            Some(plan) => plan,
+            None => self.plan_any_frame(raw, snap, true),
+        }
+    }
+
+    /// Plans any frame: scale the delta by the speed, settle it and the
+    /// `snap` in the bank, and ask the render cap whether to draw.
+    fn plan_any_frame(&mut self, raw: Nanos, snap: Option<Snap>, shown: bool) -> FramePlan {
         let deposit = Deposit {
             raw,
-            scaled_units,
+            scaled_units: self.scale(raw),
             snap_units: snap.map_or(0, |snap| self.snap_units(raw, snap)),
             snap,
         };
@@ -218,16 +226,20 @@ impl FrameLoop {
     }
 
     /// The frame almost every game sees, planned in 64 bits: normal speed,
-    /// pacing off or centred, no render cap, nothing queued or pending, and a
-    /// delta that fits a `u64` with the bank. It plans exactly what
-    /// [`settle`](FrameLoop::settle) would (`tests/reference_model.rs` and
-    /// `tests/one_path.rs` hold both to that), at a fraction of the cost:
-    /// without it the planner falls 2.5× behind the fastest peer per frame.
-    /// `None` for every other frame, having changed nothing.
-    #[inline]
-    fn plan_common_frame(&mut self, raw: Nanos) -> Option<FramePlan> {
+    /// no render cap, nothing queued or pending, and a delta (or its `snap`)
+    /// that fits a `u64` with the bank. It plans exactly what
+    /// [`settle`](FrameLoop::settle) would (`tests/one_path.rs` holds the two
+    /// to that, and `tests/reference_model.rs` both to the model) at a
+    /// fraction of the cost: without it the planner runs 2.5× as long per
+    /// frame as the fastest peer, and snapped pacing over 5× as long as
+    /// pacing off. Both that gain and the target it meets (see
+    /// `bench/README.md`) hold only with this function planned in place in
+    /// `begin_frame`, and `begin_frame` in its caller. `None` for every
+    /// other frame, having changed nothing.
+    #[allow(clippy::inline_always, reason = "the fast path's measured gain")]
+    #[inline(always)]
+    fn plan_common_frame(&mut self, raw: Nanos, snap: Option<Snap>) -> Option<FramePlan> {
         let common = self.speed == Speed::NORMAL
-            && !self.pacing.is_snapped()
             && self.render_cap.is_none()
             && self.queued == 0
             && self.pending_shift == 0;
@@ -238,18 +250,20 @@ impl FrameLoop {
         let units = raw
             .as_nanos()
             .checked_mul(self.timestep.units_per_nanosecond())?;
-        let banked = units.checked_add(self.bank)?;
+        // A snapped frame banks whole refreshes in place of its delta.
+        let deposit = match snap {
+            Some(snap) => u64::try_from(snap.units).ok()?,
+            None => units,
+        };
+        let banked = deposit.checked_add(self.bank)?;
         let (due, left) = whole_steps_64(banked, per_step);
         let run = due
             .min(u64::from(self.budget.get()))
             .min(u64::MAX - self.tick);
         let clamped = due > run;
-        let bank = if clamped && self.pacing.is_centred() {
-            per_step / 2
-        } else {
-            left
-        };
-        let phase_shift = i128::from(bank) - i128::from(left);
+        let bank = self.centre(left, clamped, snap);
+        let phase_shift =
+            i128::from(deposit) - i128::from(units) + i128::from(bank) - i128::from(left);
         self.shift_total = self.shift_total.wrapping_add(phase_shift);
         let first_tick = self.tick;
         self.tick += run;
@@ -267,9 +281,26 @@ impl FrameLoop {
             remainder: bank,
             clamped,
             phase_shift,
-            snapped: false,
+            snapped: snap.is_some(),
             render: true,
         })
+    }
+
+    /// Where pacing puts the bank once `left` is what the steps left of it:
+    /// mid-way between the step boundaries the display's refreshes fall on
+    /// after a frame snapped to a lattice, back at mid-step after an
+    /// overrun, and otherwise where it is.
+    #[inline]
+    fn centre(&self, left: u64, clamped: bool, snap: Option<Snap>) -> u64 {
+        let per_step = self.timestep.units_per_step();
+        match snap {
+            Some(Snap {
+                lattice: Some(lattice),
+                ..
+            }) if !clamped => lattice.centre(left, per_step),
+            _ if clamped && self.pacing.is_centred() => per_step / 2,
+            _ => left,
+        }
     }
 
     /// Runs `span` of simulation time now, as whole fixed steps with no
@@ -330,17 +361,7 @@ impl FrameLoop {
         let first_tick = self.tick;
         self.tick += run + queued;
 
-        // Pacing puts the bank mid-way between the step boundaries the
-        // display's refreshes fall on after a snapped frame, and back at
-        // mid-step after an overrun; otherwise the remainder stays as it is.
-        let bank = match deposit.snap {
-            Some(Snap {
-                lattice: Some(lattice),
-                ..
-            }) if !clamped => lattice.centre(left, per_step),
-            _ if clamped && self.pacing.is_centred() => per_step / 2,
-            _ => left,
-        };
+        let bank = self.centre(left, clamped, deposit.snap);
         let phase_shift = deposit.snap_units + i128::from(bank) - i128::from(left)
             + core::mem::take(&mut self.pending_shift);
         self.shift_total = self.shift_total.wrapping_add(phase_shift);
@@ -387,6 +408,9 @@ impl FrameLoop {
         // most a few periods): the difference fits an i128.
         #[allow(clippy::cast_possible_wrap, reason = "both are under 2^98")]
         let unscaled = snap.units as i128 - self.timestep.nanos_to_units(raw) as i128;
+        if self.speed == Speed::NORMAL {
+            return unscaled;
+        }
         let (num, den) = (self.speed.numerator(), self.speed.denominator());
         unscaled * i128::from(num) / i128::from(den)
     }

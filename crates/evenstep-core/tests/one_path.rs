@@ -1,6 +1,6 @@
 //! The common frame plans what every frame plans: the planner's 64-bit
-//! common frame (normal speed, pacing off or centred, no render cap, nothing
-//! queued) gives, field for field, the plan the general rule gives. A render
+//! common frame (normal speed, no render cap, nothing queued, snapped or
+//! not) gives, field for field, the plan the general rule gives. A render
 //! cap that admits every frame changes nothing but sends each frame by the
 //! general rule, so twin planners, one with such a cap and one without, must
 //! agree on every plan but its `render`, hidden frames included.
@@ -63,12 +63,11 @@ proptest! {
     fn the_common_frame_plans_what_the_general_rule_plans(
         timestep in timestep(),
         budget in budget(),
-        centred in any::<bool>(),
+        pacing in common::pacing(),
         start in any::<u64>(),
-        ops in ops(64),
+        ops in ops(96),
         hidden_every in 2_usize..7,
     ) {
-        let pacing = if centred { Pacing::CENTRED } else { Pacing::OFF };
         let start_at = Timestamp::from_nanos(start);
         let mut plain = FrameLoop::new(timestep, budget, start_at).with_pacing(pacing);
         let mut capped = plain.clone();
@@ -90,9 +89,7 @@ proptest! {
                     capped.resync(at);
                     continue
                 }
-                // Snapping is not a common frame; the twins stay unsnapped.
                 Op::Pacing(p) => {
-                    let p = if p.is_centred() { Pacing::CENTRED } else { Pacing::OFF };
                     plain.set_pacing(p);
                     capped.set_pacing(p);
                     continue
