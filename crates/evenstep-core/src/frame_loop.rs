@@ -121,37 +121,6 @@ impl FrameLoop {
         }
     }
 
-    /// The same planner with `pacing` from the start: the bank starts empty
-    /// for [`Pacing::OFF`] and at half a step otherwise.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use evenstep_core::{FrameLoop, Pacing, StepBudget, Timestamp, Timestep};
-    ///
-    /// let plain = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO)
-    ///     .with_pacing(Pacing::OFF);
-    /// assert_eq!(plain.remainder_units(), 0);
-    /// ```
-    #[must_use = "`with_pacing` returns the configured planner"]
-    pub fn with_pacing(mut self, pacing: Pacing) -> FrameLoop {
-        if !pacing.is_snapped() {
-            self.snapper = Snapper::new();
-        }
-        self.pacing = pacing;
-        self.bank = self.start_bank();
-        self
-    }
-
-    /// The bank a fresh planner starts with under its pacing.
-    fn start_bank(&self) -> u64 {
-        if self.pacing.is_centred() {
-            self.timestep.units_per_step() / 2
-        } else {
-            0
-        }
-    }
-
     /// Plans the frame at `now`: banks the time since the previous frame,
     /// scaled by the speed, and takes as many whole steps from the bank as the
     /// budget allows, plus any queued steps. Steps beyond the budget are

@@ -1,6 +1,7 @@
-//! What a game changes on the planner between frames (the speed, the
-//! pacing, the budget, the render cap, queued steps, the anchor and the tick)
-//! and what it reads back. Every change takes effect from the next frame.
+//! What a game sets on the planner (the pacing it starts with, and between
+//! frames the speed, the pacing, the budget, the render cap, queued steps,
+//! the anchor and the tick) and what it reads back. Every change takes
+//! effect from the next frame.
 
 use core::num::NonZeroU32;
 
@@ -9,6 +10,37 @@ use crate::pacing::Snapper;
 use crate::{Alpha, Nanos, Pacing, RenderCap, Speed, StepBudget, Timestamp, Timestep};
 
 impl FrameLoop {
+    /// The same planner with `pacing` from the start: the bank starts empty
+    /// for [`Pacing::OFF`] and at half a step otherwise.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use evenstep_core::{FrameLoop, Pacing, StepBudget, Timestamp, Timestep};
+    ///
+    /// let plain = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO)
+    ///     .with_pacing(Pacing::OFF);
+    /// assert_eq!(plain.remainder_units(), 0);
+    /// ```
+    #[must_use = "`with_pacing` returns the configured planner"]
+    pub fn with_pacing(mut self, pacing: Pacing) -> FrameLoop {
+        if !pacing.is_snapped() {
+            self.snapper = Snapper::new();
+        }
+        self.pacing = pacing;
+        self.bank = self.start_bank();
+        self
+    }
+
+    /// The bank a fresh planner starts with under its pacing.
+    fn start_bank(&self) -> u64 {
+        if self.pacing.is_centred() {
+            self.timestep.units_per_step() / 2
+        } else {
+            0
+        }
+    }
+
     /// Forgets the time since the previous frame: the next frame's delta is
     /// measured from `now`. The bank, the tick and queued steps are kept.
     ///
