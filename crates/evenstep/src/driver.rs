@@ -107,7 +107,8 @@ enum Run {
 /// order:
 ///
 /// 1. the pump's accounting time: one clock reading, or the timestamp given
-///    to `pump_at` (taken as the previous pump's time if it is earlier);
+///    to `pump_at` (neither taken earlier than a stamp the loop was given
+///    before);
 /// 2. real time and the [`real`](Loop::real) timeline advance by the
 ///    unclamped, unpaused time since the previous pump;
 /// 3. requested jobs run, once each, in creation order;
@@ -191,6 +192,10 @@ pub struct Loop<S> {
     paused: bool,
     control: Control,
     last_pump: Timestamp,
+    /// The latest time a stamp given to `pump_at` set (or the start): a
+    /// clock reading behind it is taken as it, so a host that mixes stamped
+    /// and clock pumps never runs the loop's time backwards.
+    stamped: Timestamp,
     real_time: Nanos,
     real: Timeline<S>,
     sim: Timeline<S>,
@@ -329,6 +334,7 @@ impl<S> Loop<S> {
             let now = self.clock.now();
             self.run = Run::Running;
             self.last_pump = now;
+            self.stamped = now;
             self.frames.resync(now);
             self.stats.rebase();
         }
@@ -395,8 +401,10 @@ impl<S> Loop<S> {
     /// a no-op that returns [`Pump::NotStarted`] or [`Pump::Stopped`].
     ///
     /// The pump's accounting time is one reading of the loop's clock. A
-    /// clock that steps back gives a zero delta, and the next delta is
-    /// measured from the earlier reading (see [`Clock`]).
+    /// reading behind a stamp given to [`pump_at`](Loop::pump_at) is taken
+    /// as that stamp's time. A clock that steps back on its own gives a zero
+    /// delta, and the next delta is measured from the earlier reading (see
+    /// [`Clock`]).
     ///
     /// # Panics
     ///
@@ -419,10 +427,11 @@ impl<S> Loop<S> {
     ///
     /// The loop never sees time go backwards: a `now` earlier than the time
     /// of the previous pump (or of [`start`](Loop::start)) is taken as that
-    /// time, a zero delta. Steps, timers, paint gaps and the fps count follow
-    /// `now`; the costs of the update and render phases are durations, and
-    /// are still timed on the loop's clock, read once more at the top of
-    /// the pump.
+    /// time, a zero delta, and so is a later [`pump`](Loop::pump)'s clock
+    /// reading that is earlier than `now`. Steps, timers, paint gaps and the
+    /// fps count follow `now`; the costs of the update and render phases are
+    /// durations, and are still timed on the loop's clock, read once more
+    /// at the top of the pump.
     ///
     /// # Examples
     ///
@@ -559,8 +568,11 @@ impl<S> Loop<S> {
         //    previous pump. The clock reading also starts the cost timing.
         let started = self.clock.now();
         let now = match supplied {
-            None => started,
-            Some(stamp) => stamp.max(self.last_pump),
+            None => started.max(self.stamped),
+            Some(stamp) => {
+                self.stamped = stamp.max(self.last_pump);
+                self.stamped
+            }
         };
         if self.apply_control() {
             // Resumed: the planner forgets the paused gap, so no burst of
@@ -1022,6 +1034,7 @@ impl<S> LoopBuilder<S> {
             paused: false,
             control: Control::default(),
             last_pump: Timestamp::ZERO,
+            stamped: Timestamp::ZERO,
             real_time: Nanos::ZERO,
             real: Timeline::new(),
             sim: Timeline::new(),
