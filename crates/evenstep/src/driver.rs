@@ -103,9 +103,12 @@ enum Run {
 /// A fixed-timestep loop driving a game state `S` that the caller owns and
 /// passes to every pump.
 ///
-/// Each [`pump`](Loop::pump), in this order:
+/// Each [`pump`](Loop::pump) (or [`pump_at`](Loop::pump_at)), in this
+/// order:
 ///
-/// 1. one clock reading, the pump's accounting time;
+/// 1. the pump's accounting time: one clock reading, or the timestamp given
+///    to `pump_at` (neither taken earlier than a stamp the loop was given
+///    before);
 /// 2. real time and the [`real`](Loop::real) timeline advance by the
 ///    unclamped, unpaused time since the previous pump;
 /// 3. requested jobs run, once each, in creation order;
@@ -113,9 +116,41 @@ enum Run {
 ///    and a clamp calls the stall hook with the plan;
 /// 5. for each fixed step: the [`sim`](Loop::sim) timeline advances to the
 ///    step's end, the update subscribers run in registration order, and the
-///    tick rises by one;
+///    tick rises by one (the planner numbers the steps: see
+///    [`tick`](Loop::tick));
 /// 6. on a paint pump, the render subscribers run in registration order;
 /// 7. statistics are recorded.
+///
+/// # Driving the loop
+///
+/// A frame source (a window, a browser page, a server's wait loop) pumps
+/// the loop; the loop never pumps itself. It calls [`pump`](Loop::pump) to
+/// run a frame at the clock's time, or [`pump_at`](Loop::pump_at) when it
+/// has a better timestamp of its own (the display's vsync time), with
+/// [`PumpKind::Paint`] for a frame the display shows and [`PumpKind::Tick`]
+/// for a wake-up while nothing is painted. Between pumps,
+/// [`next_due`](Loop::next_due) says when the next step, real timer or
+/// request is due, so the host sleeps exactly that long:
+///
+/// ```
+/// use evenstep::{Clock, Loop, ManualClock, PumpKind, Timestep};
+///
+/// let clock = ManualClock::new();
+/// let mut server = Loop::<u64>::builder()
+///     .clock(clock.clone())
+///     .timestep(Timestep::HZ_30)
+///     .build()?;
+/// server.on_update(|steps, _| *steps += 1);
+/// server.start();
+/// let mut steps = 0;
+/// while steps < 90 {
+///     let Some(due) = server.next_due() else { break };
+///     clock.set(due.max(clock.now())); // a real host sleeps until `due`
+///     let _ = server.pump(&mut steps, PumpKind::Tick);
+/// }
+/// assert_eq!(steps, 90); // three seconds of steps, one per wake-up
+/// # Ok::<(), evenstep::ConfigError>(())
+/// ```
 ///
 /// # Examples
 ///
@@ -157,8 +192,11 @@ pub struct Loop<S> {
     paused: bool,
     control: Control,
     last_pump: Timestamp,
+    /// The latest time a stamp given to `pump_at` set (or the start): a
+    /// clock reading behind it is taken as it, so a host that mixes stamped
+    /// and clock pumps never runs the loop's time backwards.
+    stamped: Timestamp,
     real_time: Nanos,
-    tick: u64,
     real: Timeline<S>,
     sim: Timeline<S>,
     jobs: Jobs<S>,
@@ -170,20 +208,43 @@ pub struct Loop<S> {
     /// True while a pump runs; still true at the next call only if a
     /// callback panicked out of the previous one.
     in_pump: bool,
-    /// The tick the running pump's planned steps end at; after a panic,
-    /// `steps_end - tick` steps were never begun.
-    steps_end: u64,
-    /// The running pump's budget drops (units, steps) until its statistics
-    /// are recorded: a panic in between reports them on recovery.
-    unrecorded_drop: (u128, u64, Timestep),
-    /// `sim_clock_tick · dt` as whole nanoseconds and a remainder in 1/Q ns,
-    /// kept by addition so that a step costs no division. Only the steps of
-    /// a sim timeline with timers armed need it, so it is kept only by them,
-    /// and recomputed when `sim_clock_tick` is not the tick.
-    sim_clock: (Nanos, u64),
-    sim_clock_tick: u64,
-    /// One step as whole nanoseconds and a remainder in 1/Q ns.
-    step_split: (u64, u64),
+    /// The steps of the pump in progress.
+    in_flight: InFlight,
+}
+
+/// The steps a pump planned, `next..end`. Kept in the loop, not in the
+/// pump's locals, so that after a callback panicked out of a pump the next
+/// call on the loop knows which steps began (they keep their ticks) and
+/// which never did (they are dropped).
+#[derive(Clone, Copy, Debug)]
+struct InFlight {
+    /// The tick of the next step to begin.
+    next: u64,
+    /// The tick the plan's steps end at: the planner's tick once it planned.
+    end: u64,
+}
+
+impl InFlight {
+    /// Nothing planned: the next step is `tick`.
+    fn idle(tick: u64) -> InFlight {
+        InFlight {
+            next: tick,
+            end: tick,
+        }
+    }
+
+    /// The steps of `plan`, none begun yet.
+    fn planned(plan: &FramePlan) -> InFlight {
+        InFlight {
+            next: plan.first_tick(),
+            end: plan.end_tick(),
+        }
+    }
+
+    /// Planned steps that have not begun.
+    fn not_begun(&self) -> u64 {
+        self.end - self.next
+    }
 }
 
 impl<S> Loop<S> {
@@ -259,11 +320,6 @@ impl<S> Loop<S> {
     /// end. Its timers pause, scale with speed, are clamped with the steps,
     /// and land on the same tick at any frame rate, so they replay.
     pub fn sim(&mut self) -> &mut Timeline<S> {
-        // The steps skip advancing an idle sim timeline; bring its clock up
-        // to date before anyone schedules on it.
-        if self.sim.is_empty() {
-            self.sim.jump_to(self.sim_time());
-        }
         &mut self.sim
     }
 
@@ -278,10 +334,8 @@ impl<S> Loop<S> {
             let now = self.clock.now();
             self.run = Run::Running;
             self.last_pump = now;
+            self.stamped = now;
             self.frames.resync(now);
-            // Steps a stop or a panic cut short were planned but never run:
-            // the planner numbers the next step from the loop's tick.
-            self.frames.set_tick(self.tick);
             self.stats.rebase();
         }
     }
@@ -340,10 +394,17 @@ impl<S> Loop<S> {
         self.frames.set_render_cap(max_fps);
     }
 
-    /// Runs one frame of the loop. `kind` says whether the display shows it.
+    /// Runs one frame of the loop at the clock's time. `kind` says whether
+    /// the display shows it.
     ///
     /// Before [`start`](Loop::start), and after [`stop`](Loop::stop), this is
     /// a no-op that returns [`Pump::NotStarted`] or [`Pump::Stopped`].
+    ///
+    /// The pump's accounting time is one reading of the loop's clock. A
+    /// reading behind a stamp given to [`pump_at`](Loop::pump_at) is taken
+    /// as that stamp's time. A clock that steps back on its own gives a zero
+    /// delta, and the next delta is measured from the earlier reading (see
+    /// [`Clock`]).
     ///
     /// # Panics
     ///
@@ -355,8 +416,143 @@ impl<S> Loop<S> {
     /// panicked is disarmed (the other timers stay armed), the statistics
     /// skip the pump, and [`start`](Loop::start) resumes from a fresh clock
     /// reading.
-    #[inline]
     pub fn pump(&mut self, state: &mut S, kind: PumpKind) -> Pump {
+        self.pump_with(state, kind, None)
+    }
+
+    /// Runs one frame of the loop at `now`, a timestamp the frame source
+    /// supplies (a display's vsync time, a browser's animation-frame time),
+    /// in the same time base as the loop's clock. Otherwise exactly
+    /// [`pump`](Loop::pump).
+    ///
+    /// The loop never sees time go backwards: a `now` earlier than the time
+    /// of the previous pump (or of [`start`](Loop::start)) is taken as that
+    /// time, a zero delta, and so is a later [`pump`](Loop::pump)'s clock
+    /// reading that is earlier than `now`. Steps, timers, paint gaps and the
+    /// fps count follow `now`; the costs of the update and render phases are
+    /// durations, and are still timed on the loop's clock, read once more
+    /// at the top of the pump.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use evenstep::{Loop, ManualClock, PumpKind, Timestamp};
+    ///
+    /// let clock = ManualClock::new();
+    /// let mut game_loop = Loop::<u64>::builder().clock(clock.clone()).build()?;
+    /// game_loop.on_update(|steps, _| *steps += 1);
+    /// game_loop.start(); // at the clock's zero
+    /// let mut steps = 0;
+    /// // A vsync at 50 ms: three 60 Hz steps, whatever the clock says.
+    /// let vsync = Timestamp::from_nanos(50_000_000);
+    /// let _ = game_loop.pump_at(&mut steps, PumpKind::Paint, vsync);
+    /// assert_eq!(steps, 3);
+    /// // A stamp from before it is taken as 50 ms: no time, no step.
+    /// let late = game_loop.pump_at(&mut steps, PumpKind::Paint, Timestamp::from_nanos(40_000_000));
+    /// assert_eq!(late.report().map(|r| r.now), Some(vsync));
+    /// # Ok::<(), evenstep::ConfigError>(())
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// Only if a callback panics, as [`pump`](Loop::pump) says.
+    pub fn pump_at(&mut self, state: &mut S, kind: PumpKind, now: Timestamp) -> Pump {
+        self.pump_with(state, kind, Some(now))
+    }
+
+    /// The instant the next thing is due, in the loop's time base: when a
+    /// host that has nothing else to do should pump next (sleep, or wait
+    /// for a timer, until then). `None` when nothing is ever due: the loop
+    /// is not started, or stopped.
+    ///
+    /// The earliest of:
+    ///
+    /// - **the next fixed step**: the instant the bank reaches one whole
+    ///   step at the current speed, measured from the previous pump and
+    ///   rounded up to the nanosecond, so a pump at that instant runs it.
+    ///   None while paused (or at speed zero). Sim timers fire inside
+    ///   steps, so the next step covers them too;
+    /// - **the next real timer**, at its due time;
+    /// - **a pending request**: a requested job, queued steps, or a pause,
+    ///   resume or speed change waiting for a pump, are due at once, and
+    ///   give the previous pump's time (already past).
+    ///
+    /// Paint pumps come from the display; this is for the wake-ups in
+    /// between. Two things it does not foresee: the render cap (its next
+    /// slot is the planner's own state; a capped render lands on a paint
+    /// pump, which the display sends anyway), and snapping (a paint pump
+    /// under [`Pacing::snapped`] may fit its delta to whole refreshes, so
+    /// its step can come up to the snap tolerance earlier or later; tick
+    /// pumps are never snapped). At a fractional speed the planner carries
+    /// a fraction of a unit between pumps that this does not see, so the
+    /// step may come slightly earlier than said, never later.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use evenstep::{Loop, ManualClock, Pacing, PumpKind, Timestamp};
+    ///
+    /// let clock = ManualClock::new();
+    /// let mut game_loop = Loop::<u64>::builder()
+    ///     .clock(clock.clone())
+    ///     .pacing(Pacing::OFF) // the bank starts empty
+    ///     .build()?;
+    /// game_loop.on_update(|steps, _| *steps += 1);
+    /// assert_eq!(game_loop.next_due(), None); // not started
+    ///
+    /// game_loop.start();
+    /// // One 60 Hz step is 16,666,666⅔ ns: due at the next whole nanosecond.
+    /// let due = game_loop.next_due().unwrap();
+    /// assert_eq!(due, Timestamp::from_nanos(16_666_667));
+    ///
+    /// let mut steps = 0;
+    /// clock.set(due);
+    /// let _ = game_loop.pump(&mut steps, PumpKind::Tick);
+    /// assert_eq!(steps, 1);
+    /// assert_eq!(game_loop.next_due(), Some(Timestamp::from_nanos(33_333_334)));
+    /// # Ok::<(), evenstep::ConfigError>(())
+    /// ```
+    pub fn next_due(&self) -> Option<Timestamp> {
+        if !self.is_running() {
+            return None;
+        }
+        // Queued steps reach the planner through a control request, so a
+        // pending request covers them.
+        if self.control.is_pending() || self.jobs.any_requested() {
+            return Some(self.last_pump);
+        }
+        let timer = self.real.next_due().map(|due| {
+            self.last_pump
+                .saturating_add(due.saturating_sub(self.real.now()))
+        });
+        match (self.next_step_due(), timer) {
+            (Some(step), Some(timer)) => Some(step.min(timer)),
+            (step, timer) => step.or(timer),
+        }
+    }
+
+    /// When the bank reaches one whole step at the planner's speed, if it
+    /// ever does.
+    fn next_step_due(&self) -> Option<Timestamp> {
+        let speed = self.frames.speed();
+        if speed.is_paused() || self.frames.tick() == u64::MAX {
+            return None;
+        }
+        let timestep = self.frames.timestep();
+        // The bank is under one step, so at least one unit is missing.
+        let missing = u128::from(timestep.units_per_step() - self.frames.remainder_units());
+        // `wait` ns bank `wait · Q · num / den` units: the smallest whole
+        // `wait` that brings the missing units.
+        let per_nano = u128::from(timestep.units_per_nanosecond()) * u128::from(speed.numerator());
+        let wait = (missing * u128::from(speed.denominator())).div_ceil(per_nano);
+        let wait = Nanos::from_nanos(u64::try_from(wait).unwrap_or(u64::MAX));
+        Some(self.frames.last_frame().saturating_add(wait))
+    }
+
+    /// The pump: at the supplied timestamp if there is one, else at the
+    /// clock's reading.
+    #[inline]
+    fn pump_with(&mut self, state: &mut S, kind: PumpKind, supplied: Option<Timestamp>) -> Pump {
         self.recover();
         match self.run {
             Run::NotStarted => return Pump::NotStarted,
@@ -366,11 +562,18 @@ impl<S> Loop<S> {
         self.in_pump = true;
         // No step of this pump is planned yet: a panic before the plan
         // abandons nothing.
-        self.steps_end = self.tick;
+        self.in_flight = InFlight::idle(self.frames.tick());
 
-        // 1. The accounting reading, and control requests made since the
-        //    previous pump.
-        let now = self.clock.now();
+        // 1. The accounting time, and control requests made since the
+        //    previous pump. The clock reading also starts the cost timing.
+        let started = self.clock.now();
+        let now = match supplied {
+            None => started.max(self.stamped),
+            Some(stamp) => {
+                self.stamped = stamp.max(self.last_pump);
+                self.stamped
+            }
+        };
         if self.apply_control() {
             // Resumed: the planner forgets the paused gap, so no burst of
             // steps; real time keeps the gap, as it kept running.
@@ -392,19 +595,20 @@ impl<S> Loop<S> {
             PumpKind::Paint => self.frames.begin_frame(now),
             PumpKind::Tick => self.frames.begin_hidden_frame(now),
         };
-        // Planned from here on: a panic in the stall hook abandons them all,
-        // and the budget's drops must still be reported.
-        self.steps_end = self.tick.saturating_add(plan.steps_run());
+        // Planned from here on: a panic in the stall hook abandons them all.
+        self.in_flight = InFlight::planned(&plan);
+        // Only a clamped plan drops time. Its drops are recorded at once, so
+        // a panic later in the pump cannot lose them.
         if plan.clamped() {
-            // Only a clamped plan drops time.
-            self.unrecorded_drop = (plan.dropped_units(), plan.steps_dropped(), plan.timestep());
+            self.stats
+                .record_dropped(plan.dropped_units(), plan.steps_dropped(), plan.timestep());
             if let Some(hook) = self.on_stall.as_mut() {
-                call_stall_hook(hook, state, plan);
+                hook(state, &plan);
             }
         }
 
         // 5. The fixed steps.
-        let steps = self.run_steps(state, plan.steps_run());
+        let steps = self.run_steps(state, plan.timestep());
         let stopped = self.control.stop_requested();
         let update_end = self.clock.now();
 
@@ -414,7 +618,7 @@ impl<S> Loop<S> {
             let frame = RenderContext {
                 alpha: plan.alpha(),
                 timestep: plan.timestep(),
-                tick: self.tick,
+                tick: self.frames.tick(),
                 now,
                 real_time: self.real_time,
                 control: &self.control,
@@ -437,20 +641,13 @@ impl<S> Loop<S> {
             now,
             real_time: self.real_time,
             painted: rendered,
-            frame_cost: end.saturating_since(now),
-            update_cost: update_end.saturating_since(now),
+            frame_cost: end.saturating_since(started),
+            update_cost: update_end.saturating_since(started),
             render_cost: end.saturating_since(update_end),
             steps,
             timestep: plan.timestep(),
             abandoned_steps: plan.steps_run() - steps,
         });
-        if plan.clamped() {
-            // Only a clamped plan drops time.
-            self.stats
-                .record_dropped(plan.dropped_units(), plan.steps_dropped(), plan.timestep());
-            self.unrecorded_drop.1 = 0;
-            self.unrecorded_drop.0 = 0;
-        }
 
         if stopped {
             self.control.clear_stop();
@@ -487,9 +684,9 @@ impl<S> Loop<S> {
             return None;
         }
         self.in_pump = true;
-        self.steps_end = self.tick;
         let plan = self.frames.catch_up(Nanos::from_duration(span));
-        let steps = self.run_steps(state, plan.steps_run());
+        self.in_flight = InFlight::planned(&plan);
+        let steps = self.run_steps(state, plan.timestep());
         let stopped = self.control.stop_requested();
         if stopped {
             self.control.clear_stop();
@@ -505,94 +702,38 @@ impl<S> Loop<S> {
         })
     }
 
-    /// Runs up to `count` steps; stops early if a callback asked to stop.
-    /// Returns the steps begun. A step's tick is counted as it begins, so a
-    /// step cut short by `stop` or by a panic is never run again under the
-    /// same tick.
-    #[inline]
-    fn run_steps(&mut self, state: &mut S, count: u64) -> u64 {
-        let timestep = self.frames.timestep();
-        let first_tick = self.tick;
-        // Never saturates in practice: the planner numbers at most the steps
-        // left before its own tick reaches u64::MAX, and its tick is never
-        // behind the loop's. Were it to, the steps past the end of time
-        // would not run.
-        let steps_end = first_tick.saturating_add(count);
-        self.steps_end = steps_end;
-        // Each step's end time, kept as whole nanoseconds plus a fraction in
-        // 1/Q ns and advanced by addition: no division inside the loop. Kept
-        // in locals and written back after the loop; a panic recomputes it.
-        let per_nano = timestep.units_per_nanosecond();
-        let (step_whole, step_frac) = self.step_split;
-        // Only the sim timeline's own callbacks can arm sim timers during the
-        // steps, so one idle at the start stays idle; `sim()` catches it up.
-        let sim_idle = self.sim.is_empty();
-        let (mut end, mut end_frac) = if sim_idle || self.sim_clock_tick == first_tick {
-            self.sim_clock
-        } else {
-            // Timers were armed since the clock was last kept.
-            step_clock_at(timestep, first_tick)
-        };
-        let control = &self.control;
-        let mut step = StepContext {
-            timestep,
-            tick: self.tick,
-            real_time: self.real_time,
-            control,
-        };
-        // Only an update can ask to stop (jobs, timers and the stall hook
-        // have no control), so the flag is read after each update.
-        // The subscriber list in a local: the context hands callbacks a
-        // pointer into `self`, so fields read through `self` are re-read
-        // after every call.
-        let updates = &mut self.updates[..];
-        let tick = &mut self.tick;
-        let sim = &mut self.sim;
-        // The next tick is kept in a register and stored to `self` before
-        // each step's calls, so a panicking update leaves it exact (the step
-        // that panicked is never re-run) without a reload after every call.
-        let mut next_tick = *tick;
-        // A macro, not a closure: the closure was not inlined, and the clock
-        // it borrowed lived in memory for the whole loop.
-        macro_rules! begin_step {
-            () => {
-                step.tick = next_tick;
-                // Below `steps_end`, so no overflow.
-                next_tick += 1;
-                *tick = next_tick;
-                if !sim_idle {
-                    advance_step_clock(&mut end, &mut end_frac, (step_whole, step_frac), per_nano);
-                    sim.advance_to(state, end);
-                }
+    /// Runs the steps in flight, in tick order. For each, the sim timeline
+    /// advances to the step's end, then the updates run in registration
+    /// order. A step's tick is counted as it begins, so a step cut short by
+    /// `stop` or by a panic is never run again under the same tick. Returns
+    /// the steps begun.
+    fn run_steps(&mut self, state: &mut S, timestep: Timestep) -> u64 {
+        let first = self.in_flight.next;
+        'steps: while self.in_flight.next < self.in_flight.end {
+            let tick = self.in_flight.next;
+            self.in_flight.next = tick + 1;
+            self.sim.advance_to(state, timestep.sim_time(tick + 1));
+            let step = StepContext {
+                timestep,
+                tick,
+                real_time: self.real_time,
+                control: &self.control,
             };
-        }
-        if let [(_, update)] = updates {
-            // One subscriber, the usual case: no inner loop to enter.
-            while next_tick < steps_end {
-                begin_step!();
+            for (_, update) in &mut self.updates {
                 update(state, &step);
-                if control.stop_requested() {
-                    break;
-                }
-            }
-        } else {
-            'steps: while next_tick < steps_end {
-                begin_step!();
-                for (_, update) in updates.iter_mut() {
-                    update(state, &step);
-                    if control.stop_requested() {
-                        break 'steps;
-                    }
+                // Only an update can ask to stop: jobs, timers and the stall
+                // hook are given no control.
+                if self.control.stop_requested() {
+                    break 'steps;
                 }
             }
         }
-        let ran = next_tick - first_tick;
-        if !sim_idle {
-            self.sim_clock = (end, end_frac);
-            self.sim_clock_tick = self.tick;
-            debug_assert_eq!(self.sim_clock, step_clock_at(timestep, self.tick));
+        if self.in_flight.not_begun() > 0 {
+            // The planner numbered steps that will never run: the next step
+            // takes the first of their ticks.
+            self.frames.set_tick(self.in_flight.next);
         }
-        ran
+        self.in_flight.next - first
     }
 
     /// Applies pause, speed and queue requests. Returns whether the loop
@@ -622,33 +763,19 @@ impl<S> Loop<S> {
     }
 
     /// Puts the loop in its documented post-panic state if a callback
-    /// panicked out of the previous pump: stopped, with the steps the pump
-    /// never began, and the steps its budget refused, reported as dropped.
-    #[inline]
+    /// panicked out of the previous pump: stopped, numbering the next step
+    /// after the last one begun, with the steps the pump never began
+    /// reported as dropped.
     fn recover(&mut self) {
-        if self.in_pump {
-            self.recover_from_panic();
+        if !self.in_pump {
+            return;
         }
-    }
-
-    /// [`recover`](Loop::recover)'s work, once a panic is known.
-    #[cold]
-    #[inline(never)]
-    fn recover_from_panic(&mut self) {
         self.in_pump = false;
         self.control.clear_stop();
         self.run = Run::Stopped;
-        record_panic_losses(
-            &mut self.stats,
-            self.steps_end.saturating_sub(self.tick),
-            self.frames.timestep(),
-            self.unrecorded_drop,
-        );
-        self.unrecorded_drop.0 = 0;
-        self.unrecorded_drop.1 = 0;
-        // The step clock lived in locals of the pump that panicked.
-        self.sim_clock = step_clock_at(self.frames.timestep(), self.tick);
-        self.sim_clock_tick = self.tick;
+        self.stats
+            .record_abandoned(self.in_flight.not_begun(), self.frames.timestep());
+        self.frames.set_tick(self.in_flight.next);
         // A timer callback may have been the one that panicked.
         self.real.recover();
         self.sim.recover();
@@ -667,12 +794,7 @@ impl<S> Loop<S> {
     pub fn stats(&self) -> LoopStats {
         if self.in_pump {
             let mut stats = Collector::clone(&self.stats);
-            record_panic_losses(
-                &mut stats,
-                self.steps_end.saturating_sub(self.tick),
-                self.frames.timestep(),
-                self.unrecorded_drop,
-            );
+            stats.record_abandoned(self.in_flight.not_begun(), self.frames.timestep());
             return stats.snapshot();
         }
         self.stats.snapshot()
@@ -684,13 +806,26 @@ impl<S> Loop<S> {
     }
 
     /// Steps run over the loop's life: the next step's tick.
+    ///
+    /// The planner owns the tick ([`FrameLoop::tick`]): it numbers the steps
+    /// it plans, and the loop reads the number from it. When a stop or a
+    /// panic cuts a pump's steps short, the loop tells the planner where
+    /// the steps really ended ([`FrameLoop::set_tick`]); after a panic,
+    /// until the next call on the loop does so, this already reads the
+    /// corrected tick.
     pub fn tick(&self) -> u64 {
-        self.tick
+        if self.in_pump {
+            // A callback panicked out of the pump: the planner still counts
+            // the steps that never began.
+            self.in_flight.next
+        } else {
+            self.frames.tick()
+        }
     }
 
     /// Simulation time: `tick · dt`, exact, rounded down to the nanosecond.
     pub fn sim_time(&self) -> Nanos {
-        self.frames.timestep().sim_time(self.tick)
+        self.frames.timestep().sim_time(self.tick())
     }
 
     /// Real time: unclamped, unpaused elapsed time over the pumps since the
@@ -740,53 +875,10 @@ impl<S> fmt::Debug for Loop<S> {
         f.debug_struct("Loop")
             .field("run", &self.run)
             .field("paused", &self.paused)
-            .field("tick", &self.tick)
+            .field("tick", &self.tick())
             .field("real_time", &self.real_time)
             .field("frames", &self.frames)
             .finish_non_exhaustive()
-    }
-}
-
-/// Records what a pump that panicked lost: the `abandoned` steps it planned
-/// but never began, and the time its budget refused (`unrecorded`: units,
-/// steps and the timestep they were counted in), which its statistics never
-/// recorded.
-fn record_panic_losses(
-    stats: &mut Collector,
-    abandoned: u64,
-    timestep: Timestep,
-    unrecorded: (u128, u64, Timestep),
-) {
-    stats.record_abandoned(abandoned, timestep);
-    let (units, steps, drop_timestep) = unrecorded;
-    stats.record_dropped(units, steps, drop_timestep);
-}
-
-/// Hands the hook a plan of its own: were the pump's plan lent to it, the
-/// plan would have to live in memory on every pump, stalled or not.
-#[cold]
-#[inline(never)]
-fn call_stall_hook<S>(hook: &mut Stall<S>, state: &mut S, plan: FramePlan) {
-    hook(state, &plan);
-}
-
-/// The end of step `tick - 1` as whole nanoseconds and the fraction past them
-/// in accumulator units: what the step clock holds before step `tick`.
-fn step_clock_at(timestep: Timestep, tick: u64) -> (Nanos, u64) {
-    let units = u128::from(tick) * u128::from(timestep.units_per_step());
-    let per_nano = u128::from(timestep.units_per_nanosecond());
-    (timestep.sim_time(tick), (units % per_nano) as u64)
-}
-
-/// Moves a step clock (whole nanoseconds, and a fraction in 1/`per_nano`
-/// ns) on by one step.
-#[inline]
-fn advance_step_clock(end: &mut Nanos, frac: &mut u64, step: (u64, u64), per_nano: u64) {
-    *end += Nanos::from_nanos(step.0);
-    *frac += step.1;
-    if *frac >= per_nano {
-        *frac -= per_nano;
-        *end += Nanos::from_nanos(1);
     }
 }
 
@@ -942,8 +1034,8 @@ impl<S> LoopBuilder<S> {
             paused: false,
             control: Control::default(),
             last_pump: Timestamp::ZERO,
+            stamped: Timestamp::ZERO,
             real_time: Nanos::ZERO,
-            tick: 0,
             real: Timeline::new(),
             sim: Timeline::new(),
             jobs: Jobs::new(),
@@ -958,14 +1050,7 @@ impl<S> LoopBuilder<S> {
                 gap_window_secs: window.as_secs(),
             })),
             in_pump: false,
-            steps_end: 0,
-            unrecorded_drop: (0, 0, self.timestep),
-            sim_clock: (Nanos::ZERO, 0),
-            sim_clock_tick: 0,
-            step_split: (
-                self.timestep.units_per_step() / self.timestep.units_per_nanosecond(),
-                self.timestep.units_per_step() % self.timestep.units_per_nanosecond(),
-            ),
+            in_flight: InFlight::idle(0),
         })
     }
 }

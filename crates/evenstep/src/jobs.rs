@@ -100,6 +100,14 @@ impl<S> Jobs<S> {
         self.jobs.len()
     }
 
+    /// Whether the next run has a job to run: one requested since the last
+    /// run, or one a panic kept from running.
+    pub(crate) fn any_requested(&self) -> bool {
+        self.jobs
+            .iter()
+            .any(|job| job.armed || job.requested.load(Ordering::Relaxed))
+    }
+
     /// Runs every job requested before this call, once each, in creation
     /// order. Requests made while they run wait for the next call. Returns
     /// how many ran.
