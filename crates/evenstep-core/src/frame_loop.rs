@@ -131,12 +131,14 @@ impl FrameLoop {
     #[inline(always)]
     pub fn begin_frame(&mut self, now: Timestamp) -> FramePlan {
         let raw = self.advance_to(now);
-        if self.pacing.is_snapped() {
-            return self.plan_snapped_frame(raw);
-        }
-        match self.plan_common_frame(raw, None) {
+        let snap = if self.pacing.is_snapped() {
+            self.snap(raw)
+        } else {
+            None
+        };
+        match self.plan_common_frame(raw, snap) {
             Some(plan) => plan,
-            None => self.plan_any_frame(raw, None, true),
+            None => self.plan_any_frame(raw, snap, true),
         }
     }
 
@@ -166,17 +168,12 @@ impl FrameLoop {
         raw
     }
 
-    /// Plans a shown frame under snapped pacing: learns its delta as a
-    /// display refresh, snaps it to whole refreshes if it is near enough,
-    /// and plans it with the snap.
-    fn plan_snapped_frame(&mut self, raw: Nanos) -> FramePlan {
+    /// Learns a shown frame's delta as a display refresh, and snaps it to
+    /// whole refreshes if it is near enough.
+    fn snap(&mut self, raw: Nanos) -> Option<Snap> {
         let paused = self.speed.is_paused();
         let tolerance = self.pacing.tolerance();
-        let snap = self.snapper.snap(raw, tolerance, self.timestep, paused);
-        match self.plan_common_frame(raw, snap) {
-            Some(plan) => plan,
-            None => self.plan_any_frame(raw, snap, true),
-        }
+        self.snapper.snap(raw, tolerance, self.timestep, paused)
     }
 
     /// Plans any frame: scale the delta by the speed, settle it and the

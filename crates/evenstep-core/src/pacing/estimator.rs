@@ -86,6 +86,7 @@ impl RefreshEstimator {
 
     /// Feeds one frame delta. Zero deltas (a first frame, a backwards stamp)
     /// are ignored.
+    #[inline]
     pub fn observe(&mut self, delta: Nanos) {
         let delta = delta.as_nanos();
         if delta == 0 {

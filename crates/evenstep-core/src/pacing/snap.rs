@@ -127,7 +127,13 @@ impl Snapper {
             None => self.estimator.period().unwrap_or(reference),
         };
         let (d, p) = (raw.as_nanos(), period.as_nanos());
-        let k = (d + p / 2) / p;
+        // The nearest whole number of periods; a delta of about one period,
+        // the usual frame, needs no division.
+        let k = if (p - p / 2..2 * p - p / 2).contains(&d) {
+            1
+        } else {
+            (d + p / 2) / p
+        };
         if k == 0 || d.abs_diff(k.saturating_mul(p)) > tolerance.as_nanos() {
             return None;
         }
