@@ -90,7 +90,7 @@ impl FrameLoop {
     }
 
     /// Every plan's phase shift so far, summed (see
-    /// [`FramePlan::phase_shift_units`]).
+    /// [`FramePlan::phase_shift_units`](crate::FramePlan::phase_shift_units)).
     pub const fn phase_shift_units(&self) -> i128 {
         self.shift_total
     }
@@ -102,7 +102,7 @@ impl FrameLoop {
     }
 
     /// Caps renders at `max_fps` a second of real time (`None`: every frame
-    /// renders). The plan's [`render`](FramePlan::render) says whether to
+    /// renders). The plan's [`render`](crate::FramePlan::render) says whether to
     /// draw; steps run either way. Setting a different cap restarts its
     /// pacing; setting the same one changes nothing.
     pub fn set_render_cap(&mut self, max_fps: Option<NonZeroU32>) {
