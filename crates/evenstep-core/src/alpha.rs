@@ -27,27 +27,10 @@
 /// assert!(almost.as_f32() < 1.0 && almost.as_f64() < 1.0);
 /// # Ok::<(), evenstep_core::TimestepError>(())
 /// ```
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Alpha {
     remainder: u64,
-    per_step: u64,
-    /// `1 / per_step`, from the timestep.
-    recip: f64,
-}
-
-impl PartialEq for Alpha {
-    fn eq(&self, other: &Alpha) -> bool {
-        // The reciprocal follows from `per_step`.
-        self.ratio() == other.ratio()
-    }
-}
-
-impl Eq for Alpha {}
-
-impl core::hash::Hash for Alpha {
-    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
-        self.ratio().hash(state);
-    }
+    timestep: Timestep,
 }
 
 /// The largest `f64` below 1.
@@ -66,47 +49,31 @@ impl Alpha {
         } else {
             remainder
         };
-        Alpha::with_recip(remainder, timestep, timestep.step_recip())
-    }
-
-    /// [`Alpha::new`] for a remainder already under one step (a plan's
-    /// always is), with `1 / units_per_step` already at hand.
-    #[inline]
-    pub(crate) const fn with_recip(remainder: u64, timestep: Timestep, recip: f64) -> Alpha {
-        debug_assert!(remainder < timestep.units_per_step());
         Alpha {
             remainder,
-            per_step: timestep.units_per_step(),
-            recip,
+            timestep,
         }
     }
 
     /// The exact fraction, `(remainder_units, units_per_step)`, with
     /// `remainder_units < units_per_step`.
     pub const fn ratio(self) -> (u64, u64) {
-        (self.remainder, self.per_step)
+        (self.remainder, self.timestep.units_per_step())
     }
 
     /// The blend factor as an `f64`, in `[0, 1)`.
-    #[inline]
     pub fn as_f64(self) -> f64 {
-        // The remainder is below 2⁶³ (a step is at most (2³² − 1) · 10⁹
-        // units), so the signed conversion is one instruction where an
-        // unsigned one is a branchy sequence on x86-64. Multiplying by the
-        // timestep's reciprocal keeps a division off every frame; IEEE
-        // rounding makes the result the same on every platform.
-        #[allow(clippy::cast_possible_wrap, reason = "the remainder is below 2^63")]
-        let alpha = self.remainder as i64 as f64 * self.recip;
+        // A product with the step's reciprocal, rounded the IEEE way, so the
+        // value is the same on every platform.
+        let alpha = self.remainder as f64 * self.timestep.step_recip();
         if alpha < 1.0 { alpha } else { F64_BELOW_ONE }
     }
 
     /// The blend factor as an `f32`, in `[0, 1)`.
-    #[inline]
     pub fn as_f32(self) -> f32 {
         // Computed in f64 and rounded once; one clamp covers both the f64
         // product reaching 1.0 and the narrowing rounding up to it.
-        #[allow(clippy::cast_possible_wrap, reason = "the remainder is below 2^63")]
-        let alpha = (self.remainder as i64 as f64 * self.recip) as f32;
+        let alpha = (self.remainder as f64 * self.timestep.step_recip()) as f32;
         if alpha < 1.0 { alpha } else { F32_BELOW_ONE }
     }
 

@@ -103,7 +103,7 @@ mod pacing;
 mod plan;
 mod speed;
 mod state_hash;
-mod stats;
+mod tally;
 mod time;
 mod timestep;
 
@@ -114,6 +114,6 @@ pub use pacing::{FrameRateGovernor, Pacing, PacingError, RefreshEstimator, Rende
 pub use plan::{FramePlan, Step, Steps};
 pub use speed::{Speed, SpeedError};
 pub use state_hash::StateHash;
-pub use stats::FrameStats;
+pub use tally::FrameStats;
 pub use time::{Nanos, Timestamp};
 pub use timestep::{Timestep, TimestepError};

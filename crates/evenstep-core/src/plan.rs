@@ -44,8 +44,6 @@ pub struct FramePlan {
     pub(crate) first_tick: u64,
     pub(crate) remainder: u64,
     pub(crate) clamped: bool,
-    /// `1 / units_per_step` as `f64` bits, from the planner.
-    pub(crate) recip_bits: u64,
     pub(crate) phase_shift: i128,
     pub(crate) snapped: bool,
     pub(crate) render: bool,
@@ -150,11 +148,7 @@ impl FramePlan {
 
     /// Where to render between the last step and the next, in `[0, 1)`.
     pub const fn alpha(&self) -> Alpha {
-        Alpha::with_recip(
-            self.remainder,
-            self.timestep,
-            f64::from_bits(self.recip_bits),
-        )
+        Alpha::new(self.remainder, self.timestep)
     }
 
     /// Accumulator units the pacing added to (positive) or removed from

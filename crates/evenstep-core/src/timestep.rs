@@ -49,6 +49,8 @@ pub struct Timestep {
     per_nano: u64,
     /// `P / (Q · 10⁹)`: the one division, done once at construction.
     dt_secs: f64,
+    /// `1 / P`, also found once, so that a blend factor is a product.
+    recip: f64,
 }
 
 impl Timestep {
@@ -203,6 +205,7 @@ impl Timestep {
             per_step,
             per_nano,
             dt_secs: per_step as f64 / (per_nano as f64 * NANOS_PER_SEC as f64),
+            recip: 1.0 / per_step as f64,
         })
     }
 
@@ -246,10 +249,9 @@ impl Timestep {
         Nanos::from_nanos(self.per_step / self.per_nano)
     }
 
-    /// `1 / units_per_step`, for the blend factor. The planner computes it
-    /// once and keeps it, so a frame's alpha is a multiplication.
+    /// `1 / units_per_step`: a remainder times this is the blend factor.
     pub(crate) const fn step_recip(self) -> f64 {
-        1.0 / self.per_step as f64
+        self.recip
     }
 
     /// Whether one step is a whole number of nanoseconds.

@@ -365,9 +365,10 @@ fn a_snap_tolerance_outside_its_range_is_refused_with_the_range() {
 }
 
 #[test]
-fn the_snapped_fast_path_plans_exactly_what_the_general_path_plans() {
-    // A render cap of a million a second renders every frame but sends every
-    // frame down the general path: the plans must match field for field.
+fn a_render_cap_that_admits_every_frame_changes_no_snapped_plan() {
+    // A render cap of a million a second renders every frame: the plans must
+    // match an uncapped planner's field for field, on displays with and
+    // without a lattice and tolerances up to several times the jitter.
     for (num, den, jitter, misses, tolerance) in [
         (60, 1, 750_000, 10, 2),
         (120, 1, 500_000, 5, 1),
@@ -375,8 +376,7 @@ fn the_snapped_fast_path_plans_exactly_what_the_general_path_plans() {
         (60_000, 1_001, 750_000, 20, 2),
         (30, 1, 750_000, 0, 2),
         (144, 1, 500_000, 3, 1),
-        // Tolerances of half a period and more: the fast path must stand
-        // down where its division-free fit could differ from round(d / p).
+        // Tolerances of half a period and more.
         (240, 1, 250_000, 0, 3),
         (60, 1, 750_000, 10, 9),
         (120, 1, 500_000, 5, 50),
@@ -401,11 +401,11 @@ fn the_snapped_fast_path_plans_exactly_what_the_general_path_plans() {
 }
 
 #[test]
-fn the_fast_path_matches_the_general_path_across_setters_stalls_and_hidden_frames() {
-    // The same trace and the same calls on both planners; the twin's render
-    // cap keeps it on the general path. Stalls break the rhythm and the
-    // snapping gate must close and reopen with it; setters change what the
-    // gate depends on mid-run.
+fn a_render_cap_that_admits_every_frame_changes_no_plan_across_setters_stalls_and_hidden_frames() {
+    // The same trace and the same calls on both planners; only the twin has
+    // a render cap, one that admits every frame. Stalls break the rhythm and
+    // snapping must stand down and resume with it; setters change the speed,
+    // the queue, the budget and the tolerance mid-run.
     let stamps = display(60, 1, 6_000, 600_000, 10, 43);
     let start = Timestamp::from_nanos(stamps[0] - 16_666_667);
     let mut fast =
@@ -559,7 +559,7 @@ fn a_refresh_worth_more_than_64_bits_of_units_has_no_lattice_and_the_books_balan
 }
 
 #[test]
-fn both_snapped_paths_see_the_same_lattice_after_an_unsnapped_outlier() {
+fn an_outlier_that_pulls_the_period_inside_one_percent_plans_alike_with_and_without_a_cap() {
     // 1.1% off a 60 Hz step (no lattice), then an outlier that pulls the
     // period inside 1% without being snapped, then a snapped frame.
     let tolerance = Pacing::snapped(Duration::from_micros(100)).unwrap();

@@ -1,7 +1,6 @@
-//! The planner agrees, plan for plan, with a plain reference model written
-//! for clarity rather than speed: every fast path in `begin_frame` gives
-//! exactly what the general rule gives, with pacing off or centred (snapping
-//! depends on the refresh estimator and is pinned by `tests/pacing.rs`).
+//! The planner agrees, plan for plan, with a plain reference model of the
+//! rules in 128-bit arithmetic, with pacing off or centred (snapping depends
+//! on the refresh estimator and is pinned by `tests/pacing.rs`).
 
 mod common;
 
@@ -175,8 +174,7 @@ proptest! {
                     model.set_centred(centred);
                     continue
                 }
-                // A cap changes only `render`, and sends frames down the
-                // general path: the plans must not change.
+                // A cap changes only `render`: the plans must not change.
                 Op::Cap(cap) => { frames.set_render_cap(cap); continue }
             };
             prop_assert_eq!(observed(&plan), expect);
@@ -185,10 +183,9 @@ proptest! {
 }
 
 #[test]
-fn deltas_at_the_edge_of_the_64_bit_path_plan_as_the_model_says() {
-    // The common frame takes deltas under a bound chosen so that a delta in
-    // units plus a bank under one step fits a `u64`; at the bound and above,
-    // the general path plans. Both sides of it, with the bank as full as it
+fn deltas_whose_bank_outgrows_64_bits_plan_as_the_model_says() {
+    // The bound under which a delta in units plus a bank under one step
+    // still fits a `u64`: both sides of it, with the bank as full as it
     // gets, must agree with the model.
     let steps = [
         Timestep::HZ_60,

@@ -71,13 +71,7 @@ impl Control {
 
     /// Whether any request other than `stop` is waiting, clearing the flag.
     pub(crate) fn take_pending(&self) -> bool {
-        // A plain read first: almost every pump has nothing pending, and
-        // then writes nothing.
-        if !self.pending.get() {
-            return false;
-        }
-        self.pending.set(false);
-        true
+        self.pending.replace(false)
     }
 
     pub(crate) fn take_pause(&self) -> Option<bool> {

@@ -107,7 +107,8 @@ enum Run {
 /// order:
 ///
 /// 1. the pump's accounting time: one clock reading, or the timestamp given
-///    to `pump_at` (taken as the previous pump's time if it is earlier);
+///    to `pump_at` (neither taken earlier than a stamp the loop was given
+///    before);
 /// 2. real time and the [`real`](Loop::real) timeline advance by the
 ///    unclamped, unpaused time since the previous pump;
 /// 3. requested jobs run, once each, in creation order;
@@ -115,7 +116,8 @@ enum Run {
 ///    and a clamp calls the stall hook with the plan;
 /// 5. for each fixed step: the [`sim`](Loop::sim) timeline advances to the
 ///    step's end, the update subscribers run in registration order, and the
-///    tick rises by one;
+///    tick rises by one (the planner numbers the steps: see
+///    [`tick`](Loop::tick));
 /// 6. on a paint pump, the render subscribers run in registration order;
 /// 7. statistics are recorded.
 ///
@@ -190,8 +192,11 @@ pub struct Loop<S> {
     paused: bool,
     control: Control,
     last_pump: Timestamp,
+    /// The latest time a stamp given to `pump_at` set (or the start): a
+    /// clock reading behind it is taken as it, so a host that mixes stamped
+    /// and clock pumps never runs the loop's time backwards.
+    stamped: Timestamp,
     real_time: Nanos,
-    tick: u64,
     real: Timeline<S>,
     sim: Timeline<S>,
     jobs: Jobs<S>,
@@ -203,20 +208,43 @@ pub struct Loop<S> {
     /// True while a pump runs; still true at the next call only if a
     /// callback panicked out of the previous one.
     in_pump: bool,
-    /// The tick the running pump's planned steps end at; after a panic,
-    /// `steps_end - tick` steps were never begun.
-    steps_end: u64,
-    /// The running pump's budget drops (units, steps) until its statistics
-    /// are recorded: a panic in between reports them on recovery.
-    unrecorded_drop: (u128, u64, Timestep),
-    /// `sim_clock_tick · dt` as whole nanoseconds and a remainder in 1/Q ns,
-    /// kept by addition so that a step costs no division. Only the steps of
-    /// a sim timeline with timers armed need it, so it is kept only by them,
-    /// and recomputed when `sim_clock_tick` is not the tick.
-    sim_clock: (Nanos, u64),
-    sim_clock_tick: u64,
-    /// One step as whole nanoseconds and a remainder in 1/Q ns.
-    step_split: (u64, u64),
+    /// The steps of the pump in progress.
+    in_flight: InFlight,
+}
+
+/// The steps a pump planned, `next..end`. Kept in the loop, not in the
+/// pump's locals, so that after a callback panicked out of a pump the next
+/// call on the loop knows which steps began (they keep their ticks) and
+/// which never did (they are dropped).
+#[derive(Clone, Copy, Debug)]
+struct InFlight {
+    /// The tick of the next step to begin.
+    next: u64,
+    /// The tick the plan's steps end at: the planner's tick once it planned.
+    end: u64,
+}
+
+impl InFlight {
+    /// Nothing planned: the next step is `tick`.
+    fn idle(tick: u64) -> InFlight {
+        InFlight {
+            next: tick,
+            end: tick,
+        }
+    }
+
+    /// The steps of `plan`, none begun yet.
+    fn planned(plan: &FramePlan) -> InFlight {
+        InFlight {
+            next: plan.first_tick(),
+            end: plan.end_tick(),
+        }
+    }
+
+    /// Planned steps that have not begun.
+    fn not_begun(&self) -> u64 {
+        self.end - self.next
+    }
 }
 
 impl<S> Loop<S> {
@@ -292,11 +320,6 @@ impl<S> Loop<S> {
     /// end. Its timers pause, scale with speed, are clamped with the steps,
     /// and land on the same tick at any frame rate, so they replay.
     pub fn sim(&mut self) -> &mut Timeline<S> {
-        // The steps skip advancing an idle sim timeline; bring its clock up
-        // to date before anyone schedules on it.
-        if self.sim.is_empty() {
-            self.sim.jump_to(self.sim_time());
-        }
         &mut self.sim
     }
 
@@ -311,10 +334,8 @@ impl<S> Loop<S> {
             let now = self.clock.now();
             self.run = Run::Running;
             self.last_pump = now;
+            self.stamped = now;
             self.frames.resync(now);
-            // Steps a stop or a panic cut short were planned but never run:
-            // the planner numbers the next step from the loop's tick.
-            self.frames.set_tick(self.tick);
             self.stats.rebase();
         }
     }
@@ -380,8 +401,10 @@ impl<S> Loop<S> {
     /// a no-op that returns [`Pump::NotStarted`] or [`Pump::Stopped`].
     ///
     /// The pump's accounting time is one reading of the loop's clock. A
-    /// clock that steps back gives a zero delta, and the next delta is
-    /// measured from the earlier reading (see [`Clock`]).
+    /// reading behind a stamp given to [`pump_at`](Loop::pump_at) is taken
+    /// as that stamp's time. A clock that steps back on its own gives a zero
+    /// delta, and the next delta is measured from the earlier reading (see
+    /// [`Clock`]).
     ///
     /// # Panics
     ///
@@ -404,10 +427,11 @@ impl<S> Loop<S> {
     ///
     /// The loop never sees time go backwards: a `now` earlier than the time
     /// of the previous pump (or of [`start`](Loop::start)) is taken as that
-    /// time, a zero delta. Steps, timers, paint gaps and the fps count follow
-    /// `now`; the costs of the update and render phases are durations, and
-    /// are still timed on the loop's clock, read once more at the top of
-    /// the pump.
+    /// time, a zero delta, and so is a later [`pump`](Loop::pump)'s clock
+    /// reading that is earlier than `now`. Steps, timers, paint gaps and the
+    /// fps count follow `now`; the costs of the update and render phases are
+    /// durations, and are still timed on the loop's clock, read once more
+    /// at the top of the pump.
     ///
     /// # Examples
     ///
@@ -527,6 +551,7 @@ impl<S> Loop<S> {
 
     /// The pump: at the supplied timestamp if there is one, else at the
     /// clock's reading.
+    #[inline]
     fn pump_with(&mut self, state: &mut S, kind: PumpKind, supplied: Option<Timestamp>) -> Pump {
         self.recover();
         match self.run {
@@ -537,14 +562,17 @@ impl<S> Loop<S> {
         self.in_pump = true;
         // No step of this pump is planned yet: a panic before the plan
         // abandons nothing.
-        self.steps_end = self.tick;
+        self.in_flight = InFlight::idle(self.frames.tick());
 
         // 1. The accounting time, and control requests made since the
         //    previous pump. The clock reading also starts the cost timing.
         let started = self.clock.now();
         let now = match supplied {
-            None => started,
-            Some(stamp) => stamp.max(self.last_pump),
+            None => started.max(self.stamped),
+            Some(stamp) => {
+                self.stamped = stamp.max(self.last_pump);
+                self.stamped
+            }
         };
         if self.apply_control() {
             // Resumed: the planner forgets the paused gap, so no burst of
@@ -567,19 +595,20 @@ impl<S> Loop<S> {
             PumpKind::Paint => self.frames.begin_frame(now),
             PumpKind::Tick => self.frames.begin_hidden_frame(now),
         };
-        // Planned from here on: a panic in the stall hook abandons them all,
-        // and the budget's drops must still be reported.
-        self.steps_end = self.tick.saturating_add(plan.steps_run());
+        // Planned from here on: a panic in the stall hook abandons them all.
+        self.in_flight = InFlight::planned(&plan);
+        // Only a clamped plan drops time. Its drops are recorded at once, so
+        // a panic later in the pump cannot lose them.
         if plan.clamped() {
-            // Only a clamped plan drops time.
-            self.unrecorded_drop = (plan.dropped_units(), plan.steps_dropped(), plan.timestep());
+            self.stats
+                .record_dropped(plan.dropped_units(), plan.steps_dropped(), plan.timestep());
             if let Some(hook) = self.on_stall.as_mut() {
-                call_stall_hook(hook, state, plan);
+                hook(state, &plan);
             }
         }
 
         // 5. The fixed steps.
-        let steps = self.run_steps(state, plan.steps_run());
+        let steps = self.run_steps(state, plan.timestep());
         let stopped = self.control.stop_requested();
         let update_end = self.clock.now();
 
@@ -589,7 +618,7 @@ impl<S> Loop<S> {
             let frame = RenderContext {
                 alpha: plan.alpha(),
                 timestep: plan.timestep(),
-                tick: self.tick,
+                tick: self.frames.tick(),
                 now,
                 real_time: self.real_time,
                 control: &self.control,
@@ -619,13 +648,6 @@ impl<S> Loop<S> {
             timestep: plan.timestep(),
             abandoned_steps: plan.steps_run() - steps,
         });
-        if plan.clamped() {
-            // Only a clamped plan drops time.
-            self.stats
-                .record_dropped(plan.dropped_units(), plan.steps_dropped(), plan.timestep());
-            self.unrecorded_drop.1 = 0;
-            self.unrecorded_drop.0 = 0;
-        }
 
         if stopped {
             self.control.clear_stop();
@@ -662,9 +684,9 @@ impl<S> Loop<S> {
             return None;
         }
         self.in_pump = true;
-        self.steps_end = self.tick;
         let plan = self.frames.catch_up(Nanos::from_duration(span));
-        let steps = self.run_steps(state, plan.steps_run());
+        self.in_flight = InFlight::planned(&plan);
+        let steps = self.run_steps(state, plan.timestep());
         let stopped = self.control.stop_requested();
         if stopped {
             self.control.clear_stop();
@@ -680,94 +702,38 @@ impl<S> Loop<S> {
         })
     }
 
-    /// Runs up to `count` steps; stops early if a callback asked to stop.
-    /// Returns the steps begun. A step's tick is counted as it begins, so a
-    /// step cut short by `stop` or by a panic is never run again under the
-    /// same tick.
-    #[inline]
-    fn run_steps(&mut self, state: &mut S, count: u64) -> u64 {
-        let timestep = self.frames.timestep();
-        let first_tick = self.tick;
-        // Never saturates in practice: the planner numbers at most the steps
-        // left before its own tick reaches u64::MAX, and its tick is never
-        // behind the loop's. Were it to, the steps past the end of time
-        // would not run.
-        let steps_end = first_tick.saturating_add(count);
-        self.steps_end = steps_end;
-        // Each step's end time, kept as whole nanoseconds plus a fraction in
-        // 1/Q ns and advanced by addition: no division inside the loop. Kept
-        // in locals and written back after the loop; a panic recomputes it.
-        let per_nano = timestep.units_per_nanosecond();
-        let (step_whole, step_frac) = self.step_split;
-        // Only the sim timeline's own callbacks can arm sim timers during the
-        // steps, so one idle at the start stays idle; `sim()` catches it up.
-        let sim_idle = self.sim.is_empty();
-        let (mut end, mut end_frac) = if sim_idle || self.sim_clock_tick == first_tick {
-            self.sim_clock
-        } else {
-            // Timers were armed since the clock was last kept.
-            step_clock_at(timestep, first_tick)
-        };
-        let control = &self.control;
-        let mut step = StepContext {
-            timestep,
-            tick: self.tick,
-            real_time: self.real_time,
-            control,
-        };
-        // Only an update can ask to stop (jobs, timers and the stall hook
-        // have no control), so the flag is read after each update.
-        // The subscriber list in a local: the context hands callbacks a
-        // pointer into `self`, so fields read through `self` are re-read
-        // after every call.
-        let updates = &mut self.updates[..];
-        let tick = &mut self.tick;
-        let sim = &mut self.sim;
-        // The next tick is kept in a register and stored to `self` before
-        // each step's calls, so a panicking update leaves it exact (the step
-        // that panicked is never re-run) without a reload after every call.
-        let mut next_tick = *tick;
-        // A macro, not a closure: the closure was not inlined, and the clock
-        // it borrowed lived in memory for the whole loop.
-        macro_rules! begin_step {
-            () => {
-                step.tick = next_tick;
-                // Below `steps_end`, so no overflow.
-                next_tick += 1;
-                *tick = next_tick;
-                if !sim_idle {
-                    advance_step_clock(&mut end, &mut end_frac, (step_whole, step_frac), per_nano);
-                    sim.advance_to(state, end);
-                }
+    /// Runs the steps in flight, in tick order. For each, the sim timeline
+    /// advances to the step's end, then the updates run in registration
+    /// order. A step's tick is counted as it begins, so a step cut short by
+    /// `stop` or by a panic is never run again under the same tick. Returns
+    /// the steps begun.
+    fn run_steps(&mut self, state: &mut S, timestep: Timestep) -> u64 {
+        let first = self.in_flight.next;
+        'steps: while self.in_flight.next < self.in_flight.end {
+            let tick = self.in_flight.next;
+            self.in_flight.next = tick + 1;
+            self.sim.advance_to(state, timestep.sim_time(tick + 1));
+            let step = StepContext {
+                timestep,
+                tick,
+                real_time: self.real_time,
+                control: &self.control,
             };
-        }
-        if let [(_, update)] = updates {
-            // One subscriber, the usual case: no inner loop to enter.
-            while next_tick < steps_end {
-                begin_step!();
+            for (_, update) in &mut self.updates {
                 update(state, &step);
-                if control.stop_requested() {
-                    break;
-                }
-            }
-        } else {
-            'steps: while next_tick < steps_end {
-                begin_step!();
-                for (_, update) in updates.iter_mut() {
-                    update(state, &step);
-                    if control.stop_requested() {
-                        break 'steps;
-                    }
+                // Only an update can ask to stop: jobs, timers and the stall
+                // hook are given no control.
+                if self.control.stop_requested() {
+                    break 'steps;
                 }
             }
         }
-        let ran = next_tick - first_tick;
-        if !sim_idle {
-            self.sim_clock = (end, end_frac);
-            self.sim_clock_tick = self.tick;
-            debug_assert_eq!(self.sim_clock, step_clock_at(timestep, self.tick));
+        if self.in_flight.not_begun() > 0 {
+            // The planner numbered steps that will never run: the next step
+            // takes the first of their ticks.
+            self.frames.set_tick(self.in_flight.next);
         }
-        ran
+        self.in_flight.next - first
     }
 
     /// Applies pause, speed and queue requests. Returns whether the loop
@@ -797,33 +763,19 @@ impl<S> Loop<S> {
     }
 
     /// Puts the loop in its documented post-panic state if a callback
-    /// panicked out of the previous pump: stopped, with the steps the pump
-    /// never began, and the steps its budget refused, reported as dropped.
-    #[inline]
+    /// panicked out of the previous pump: stopped, numbering the next step
+    /// after the last one begun, with the steps the pump never began
+    /// reported as dropped.
     fn recover(&mut self) {
-        if self.in_pump {
-            self.recover_from_panic();
+        if !self.in_pump {
+            return;
         }
-    }
-
-    /// [`recover`](Loop::recover)'s work, once a panic is known.
-    #[cold]
-    #[inline(never)]
-    fn recover_from_panic(&mut self) {
         self.in_pump = false;
         self.control.clear_stop();
         self.run = Run::Stopped;
-        record_panic_losses(
-            &mut self.stats,
-            self.steps_end.saturating_sub(self.tick),
-            self.frames.timestep(),
-            self.unrecorded_drop,
-        );
-        self.unrecorded_drop.0 = 0;
-        self.unrecorded_drop.1 = 0;
-        // The step clock lived in locals of the pump that panicked.
-        self.sim_clock = step_clock_at(self.frames.timestep(), self.tick);
-        self.sim_clock_tick = self.tick;
+        self.stats
+            .record_abandoned(self.in_flight.not_begun(), self.frames.timestep());
+        self.frames.set_tick(self.in_flight.next);
         // A timer callback may have been the one that panicked.
         self.real.recover();
         self.sim.recover();
@@ -842,12 +794,7 @@ impl<S> Loop<S> {
     pub fn stats(&self) -> LoopStats {
         if self.in_pump {
             let mut stats = Collector::clone(&self.stats);
-            record_panic_losses(
-                &mut stats,
-                self.steps_end.saturating_sub(self.tick),
-                self.frames.timestep(),
-                self.unrecorded_drop,
-            );
+            stats.record_abandoned(self.in_flight.not_begun(), self.frames.timestep());
             return stats.snapshot();
         }
         self.stats.snapshot()
@@ -859,13 +806,26 @@ impl<S> Loop<S> {
     }
 
     /// Steps run over the loop's life: the next step's tick.
+    ///
+    /// The planner owns the tick ([`FrameLoop::tick`]): it numbers the steps
+    /// it plans, and the loop reads the number from it. When a stop or a
+    /// panic cuts a pump's steps short, the loop tells the planner where
+    /// the steps really ended ([`FrameLoop::set_tick`]); after a panic,
+    /// until the next call on the loop does so, this already reads the
+    /// corrected tick.
     pub fn tick(&self) -> u64 {
-        self.tick
+        if self.in_pump {
+            // A callback panicked out of the pump: the planner still counts
+            // the steps that never began.
+            self.in_flight.next
+        } else {
+            self.frames.tick()
+        }
     }
 
     /// Simulation time: `tick · dt`, exact, rounded down to the nanosecond.
     pub fn sim_time(&self) -> Nanos {
-        self.frames.timestep().sim_time(self.tick)
+        self.frames.timestep().sim_time(self.tick())
     }
 
     /// Real time: unclamped, unpaused elapsed time over the pumps since the
@@ -915,53 +875,10 @@ impl<S> fmt::Debug for Loop<S> {
         f.debug_struct("Loop")
             .field("run", &self.run)
             .field("paused", &self.paused)
-            .field("tick", &self.tick)
+            .field("tick", &self.tick())
             .field("real_time", &self.real_time)
             .field("frames", &self.frames)
             .finish_non_exhaustive()
-    }
-}
-
-/// Records what a pump that panicked lost: the `abandoned` steps it planned
-/// but never began, and the time its budget refused (`unrecorded`: units,
-/// steps and the timestep they were counted in), which its statistics never
-/// recorded.
-fn record_panic_losses(
-    stats: &mut Collector,
-    abandoned: u64,
-    timestep: Timestep,
-    unrecorded: (u128, u64, Timestep),
-) {
-    stats.record_abandoned(abandoned, timestep);
-    let (units, steps, drop_timestep) = unrecorded;
-    stats.record_dropped(units, steps, drop_timestep);
-}
-
-/// Hands the hook a plan of its own: were the pump's plan lent to it, the
-/// plan would have to live in memory on every pump, stalled or not.
-#[cold]
-#[inline(never)]
-fn call_stall_hook<S>(hook: &mut Stall<S>, state: &mut S, plan: FramePlan) {
-    hook(state, &plan);
-}
-
-/// The end of step `tick - 1` as whole nanoseconds and the fraction past them
-/// in accumulator units: what the step clock holds before step `tick`.
-fn step_clock_at(timestep: Timestep, tick: u64) -> (Nanos, u64) {
-    let units = u128::from(tick) * u128::from(timestep.units_per_step());
-    let per_nano = u128::from(timestep.units_per_nanosecond());
-    (timestep.sim_time(tick), (units % per_nano) as u64)
-}
-
-/// Moves a step clock (whole nanoseconds, and a fraction in 1/`per_nano`
-/// ns) on by one step.
-#[inline]
-fn advance_step_clock(end: &mut Nanos, frac: &mut u64, step: (u64, u64), per_nano: u64) {
-    *end += Nanos::from_nanos(step.0);
-    *frac += step.1;
-    if *frac >= per_nano {
-        *frac -= per_nano;
-        *end += Nanos::from_nanos(1);
     }
 }
 
@@ -1117,8 +1034,8 @@ impl<S> LoopBuilder<S> {
             paused: false,
             control: Control::default(),
             last_pump: Timestamp::ZERO,
+            stamped: Timestamp::ZERO,
             real_time: Nanos::ZERO,
-            tick: 0,
             real: Timeline::new(),
             sim: Timeline::new(),
             jobs: Jobs::new(),
@@ -1133,14 +1050,7 @@ impl<S> LoopBuilder<S> {
                 gap_window_secs: window.as_secs(),
             })),
             in_pump: false,
-            steps_end: 0,
-            unrecorded_drop: (0, 0, self.timestep),
-            sim_clock: (Nanos::ZERO, 0),
-            sim_clock_tick: 0,
-            step_split: (
-                self.timestep.units_per_step() / self.timestep.units_per_nanosecond(),
-                self.timestep.units_per_step() % self.timestep.units_per_nanosecond(),
-            ),
+            in_flight: InFlight::idle(0),
         })
     }
 }

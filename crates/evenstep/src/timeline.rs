@@ -212,13 +212,6 @@ impl<S> Timeline<S> {
             .is_some_and(|s| s.generation == handle.generation && s.timer.is_some())
     }
 
-    /// Moves an idle timeline's clock to `to` (the loop's sim timeline skips
-    /// advancing while nothing is armed).
-    pub(crate) fn jump_to(&mut self, to: Nanos) {
-        debug_assert!(self.is_empty());
-        self.now = self.now.max(to);
-    }
-
     /// Advances the timeline by `by` and fires what fell due.
     pub fn advance(&mut self, state: &mut S, by: Duration) {
         let to = self.now + Nanos::from_duration(by);

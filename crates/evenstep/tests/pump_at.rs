@@ -152,3 +152,30 @@ fn a_stamped_pump_before_start_or_after_stop_runs_nothing() {
     );
     assert_eq!(steps, 0);
 }
+
+#[test]
+fn a_clock_reading_behind_a_stamp_is_clamped_to_the_stamp() {
+    // A stamp a little ahead of the clock, then a pump from the clock: the
+    // clock's reading must not take the loop's time back, or the next
+    // stamped pump would count the same milliseconds twice.
+    let clock = ManualClock::new();
+    let mut game_loop = counting_loop(&clock);
+    game_loop.start();
+    let mut steps = 0;
+    clock.set(ms(95));
+    let _ = game_loop.pump_at(&mut steps, PumpKind::Paint, ms(100));
+    let report = game_loop.pump(&mut steps, PumpKind::Tick).report().unwrap();
+    assert_eq!(report.now, ms(100));
+    assert_eq!(report.elapsed, Nanos::ZERO);
+    let report = game_loop
+        .pump_at(&mut steps, PumpKind::Paint, ms(120))
+        .report()
+        .unwrap();
+    assert_eq!(report.elapsed, Nanos::from_millis(20));
+    assert_eq!(game_loop.real_time(), Nanos::from_millis(120));
+    assert_eq!(steps, 6);
+    // Once the clock passes the stamp, its readings are taken as they are.
+    clock.set(ms(130));
+    let report = game_loop.pump(&mut steps, PumpKind::Tick).report().unwrap();
+    assert_eq!(report.now, ms(130));
+}

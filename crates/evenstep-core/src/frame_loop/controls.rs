@@ -1,0 +1,209 @@
+//! What a game sets on the planner (the pacing it starts with, and between
+//! frames the speed, the pacing, the budget, the render cap, queued steps,
+//! the anchor and the tick) and what it reads back. Every change takes
+//! effect from the next frame.
+
+use core::num::NonZeroU32;
+
+use super::FrameLoop;
+use crate::pacing::Snapper;
+use crate::{Alpha, Nanos, Pacing, RenderCap, Speed, StepBudget, Timestamp, Timestep};
+
+impl FrameLoop {
+    /// The same planner with `pacing` from the start: the bank starts empty
+    /// for [`Pacing::OFF`] and at half a step otherwise.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use evenstep_core::{FrameLoop, Pacing, StepBudget, Timestamp, Timestep};
+    ///
+    /// let plain = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO)
+    ///     .with_pacing(Pacing::OFF);
+    /// assert_eq!(plain.remainder_units(), 0);
+    /// ```
+    #[must_use = "`with_pacing` returns the configured planner"]
+    pub fn with_pacing(mut self, pacing: Pacing) -> FrameLoop {
+        if !pacing.is_snapped() {
+            self.snapper = Snapper::new();
+        }
+        self.pacing = pacing;
+        self.bank = self.start_bank();
+        self
+    }
+
+    /// The bank a fresh planner starts with under its pacing.
+    fn start_bank(&self) -> u64 {
+        if self.pacing.is_centred() {
+            self.timestep.units_per_step() / 2
+        } else {
+            0
+        }
+    }
+
+    /// Forgets the time since the previous frame: the next frame's delta is
+    /// measured from `now`. The bank, the tick and queued steps are kept.
+    ///
+    /// Call it after a gap that was not real play time (a pause, a
+    /// breakpoint, a level load) so the gap is not replayed as a burst of
+    /// steps or reported as dropped.
+    pub fn resync(&mut self, now: Timestamp) {
+        self.last = now;
+    }
+
+    /// Starts over at `now`: empties the bank, the speed carry and the queue,
+    /// forgets what pacing learned of the display, restarts the render cap,
+    /// and sets the tick back to 0. Configuration (timestep, budget, speed,
+    /// pacing, render cap) is kept.
+    pub fn reset(&mut self, now: Timestamp) {
+        self.last = now;
+        self.bank = self.start_bank();
+        self.carry = 0;
+        self.tick = 0;
+        self.queued = 0;
+        self.pending_shift = 0;
+        self.shift_total = 0;
+        self.snapper = Snapper::new();
+        if let Some(cap) = self.render_cap.as_mut() {
+            *cap = RenderCap::new(cap.max_fps());
+        }
+    }
+
+    /// Sets the pacing from the next frame on. Turning centring on moves the
+    /// bank to mid-step; the move is reported as the next plan's phase shift.
+    /// Turning snapping off forgets what it learned of the display.
+    pub fn set_pacing(&mut self, pacing: Pacing) {
+        if pacing.is_centred() && !self.pacing.is_centred() {
+            let half = self.timestep.units_per_step() / 2;
+            self.pending_shift += i128::from(half) - i128::from(self.bank);
+            self.bank = half;
+        }
+        if !pacing.is_snapped() {
+            self.snapper = Snapper::new();
+        }
+        self.pacing = pacing;
+    }
+
+    /// The pacing.
+    pub const fn pacing(&self) -> Pacing {
+        self.pacing
+    }
+
+    /// Every plan's phase shift so far, summed (see
+    /// [`FramePlan::phase_shift_units`](crate::FramePlan::phase_shift_units)).
+    pub const fn phase_shift_units(&self) -> i128 {
+        self.shift_total
+    }
+
+    /// Phase shift made since the last plan by a pacing change, which the
+    /// next plan will report.
+    pub const fn pending_phase_shift_units(&self) -> i128 {
+        self.pending_shift
+    }
+
+    /// Caps renders at `max_fps` a second of real time (`None`: every frame
+    /// renders). The plan's [`render`](crate::FramePlan::render) says whether to
+    /// draw; steps run either way. Setting a different cap restarts its
+    /// pacing; setting the same one changes nothing.
+    pub fn set_render_cap(&mut self, max_fps: Option<NonZeroU32>) {
+        if self.render_cap() != max_fps {
+            self.render_cap = max_fps.map(RenderCap::new);
+        }
+    }
+
+    /// The render cap, in renders a second.
+    pub fn render_cap(&self) -> Option<NonZeroU32> {
+        self.render_cap.map(|cap| cap.max_fps())
+    }
+
+    /// The refresh period the snapping estimator has learned, once it has
+    /// enough evidence (always `None` unless snapping is on).
+    pub fn refresh_period(&self) -> Option<Nanos> {
+        self.snapper.estimator.period()
+    }
+
+    /// Sets the time scale from the next frame on. [`Speed::PAUSED`] stops
+    /// simulation time: frames run no steps (except queued ones) and the
+    /// remainder, and so the alpha, stays where it was.
+    pub fn set_speed(&mut self, speed: Speed) {
+        if speed != self.speed {
+            // The carry is a fraction of 1/den; it means nothing in another
+            // denominator. It is less than one accumulator unit (at most 1 ns).
+            self.carry = 0;
+            self.speed = speed;
+        }
+    }
+
+    /// Sets the step budget from the next frame on.
+    pub fn set_budget(&mut self, budget: StepBudget) {
+        self.budget = budget;
+    }
+
+    /// Adds `count` steps to the next frame, on top of what its elapsed time
+    /// pays for. Queued steps run even while paused, do not count against the
+    /// budget and leave the bank alone: frame-by-frame stepping for a
+    /// debugger. Saturates; `reset` drops them.
+    pub fn queue_steps(&mut self, count: u32) {
+        self.queued = self.queued.saturating_add(u64::from(count));
+    }
+
+    /// Steps queued for the next frame.
+    pub const fn queued_steps(&self) -> u64 {
+        self.queued
+    }
+
+    /// The index of the next step to run: the number of steps run since
+    /// construction or [`reset`](FrameLoop::reset). It saturates at
+    /// `u64::MAX`, after which no step runs and due time is dropped.
+    pub const fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// Numbers the next step `tick`, keeping the bank and everything else:
+    /// for a game loaded from a save at that tick, or a driver whose planned
+    /// steps were cut short (by a stop or a panic) and never ran.
+    pub fn set_tick(&mut self, tick: u64) {
+        self.tick = tick;
+    }
+
+    /// Simulation time: `tick · dt`, exact, rounded down to the nanosecond.
+    pub const fn simulated(&self) -> Nanos {
+        self.timestep.sim_time(self.tick)
+    }
+
+    /// Banked time under one step, rounded down to the nanosecond.
+    pub const fn remainder(&self) -> Nanos {
+        self.timestep.units_to_nanos(self.bank as u128)
+    }
+
+    /// Banked time in accumulator units (exact).
+    pub const fn remainder_units(&self) -> u64 {
+        self.bank
+    }
+
+    /// The current blend factor (the one the last plan reported).
+    pub const fn alpha(&self) -> Alpha {
+        Alpha::new(self.bank, self.timestep)
+    }
+
+    /// The fixed step.
+    pub const fn timestep(&self) -> Timestep {
+        self.timestep
+    }
+
+    /// The step budget.
+    pub const fn budget(&self) -> StepBudget {
+        self.budget
+    }
+
+    /// The time scale.
+    pub const fn speed(&self) -> Speed {
+        self.speed
+    }
+
+    /// The previous frame's timestamp (the anchor the next delta is measured
+    /// from).
+    pub const fn last_frame(&self) -> Timestamp {
+        self.last
+    }
+}

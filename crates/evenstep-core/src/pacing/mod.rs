@@ -1,0 +1,35 @@
+//! Frame pacing: keeping a steady display's frames on a steady step count.
+//!
+//! On a 60 Hz display with 60 steps a second every frame should run exactly
+//! one step, but timestamps jitter, and a bank that sits near a step boundary
+//! turns that jitter into frames of 0 and 2 steps: motion stutters although
+//! the frame rate is steady. The planner asks the parts here, one concept a
+//! file:
+//!
+//! - [`mode`](Pacing): off, centred (the bank starts at half a step and
+//!   returns there after a budget overrun) or snapped;
+//! - the [refresh estimator](RefreshEstimator): the display's period, learned
+//!   from frame deltas, and whether it keeps a rhythm;
+//! - snapping: a delta within the tolerance of whole refreshes becomes
+//!   exactly that many, counted on the lattice of refreshes and steps when
+//!   the period fits the step;
+//! - the [render cap](RenderCap) and the [governor](FrameRateGovernor), which
+//!   decide which frames are drawn, never how many steps run.
+//!
+//! Every unit of time pacing adds to or removes from the bank is reported as
+//! the plan's phase shift, so submitted time plus phase shift still equals
+//! executed plus dropped plus banked, exactly. Everything is integer
+//! arithmetic on the timestamps given, so it is deterministic given the
+//! trace.
+
+mod estimator;
+mod governor;
+mod mode;
+mod render_cap;
+mod snap;
+
+pub use estimator::RefreshEstimator;
+pub use governor::FrameRateGovernor;
+pub use mode::{Pacing, PacingError};
+pub use render_cap::RenderCap;
+pub(crate) use snap::{Snap, Snapper};
