@@ -320,6 +320,9 @@ impl<S> Loop<S> {
     /// end. Its timers pause, scale with speed, are clamped with the steps,
     /// and land on the same tick at any frame rate, so they replay.
     pub fn sim(&mut self) -> &mut Timeline<S> {
+        // While no sim timer is armed, the steps leave the timeline behind
+        // (see `run_steps`): it catches up here, before anyone can arm one.
+        self.sim.bring_empty_to(self.sim_time());
         &mut self.sim
     }
 
@@ -712,7 +715,12 @@ impl<S> Loop<S> {
         'steps: while self.in_flight.next < self.in_flight.end {
             let tick = self.in_flight.next;
             self.in_flight.next = tick + 1;
-            self.sim.advance_to(state, timestep.sim_time(tick + 1));
+            // An empty sim timeline has nothing to fire: it is brought up to
+            // date when `sim()` hands it out, so a long catch-up does not
+            // pay for a time it never reads.
+            if !self.sim.is_empty() {
+                self.sim.advance_to(state, timestep.sim_time(tick + 1));
+            }
             let step = StepContext {
                 timestep,
                 tick,

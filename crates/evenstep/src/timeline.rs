@@ -212,6 +212,17 @@ impl<S> Timeline<S> {
             .is_some_and(|s| s.generation == handle.generation && s.timer.is_some())
     }
 
+    /// Moves an empty timeline's time forward to `to` without advancing it:
+    /// with no timer armed an advance fires nothing, so the loop skips the
+    /// sim timeline's per-step advances while it is empty and brings its
+    /// time up to the planner's this way before handing it out. Does
+    /// nothing if a timer is armed or `to` is not later.
+    pub(crate) fn bring_empty_to(&mut self, to: Nanos) {
+        if self.armed == 0 && !self.advancing && to > self.now {
+            self.now = to;
+        }
+    }
+
     /// Advances the timeline by `by` and fires what fell due.
     pub fn advance(&mut self, state: &mut S, by: Duration) {
         let to = self.now + Nanos::from_duration(by);
