@@ -1,8 +1,64 @@
-//! Hostile input to the planner: inputs a careless or malicious caller can
-//! give (zero periods, ticks at the end of numbering) are answered without a
-//! panic and with every step accounted for.
+//! Hostile input to the core: what a careless or malicious caller can give
+//! (tiny and huge speeds, zero periods, ticks at the end of numbering) is
+//! answered without a panic, never turned into something else silently, and
+//! with every step accounted for.
 
-use evenstep_core::{FrameLoop, FrameRateGovernor, Nanos, StepBudget, Timestamp, Timestep};
+use evenstep_core::{
+    FrameLoop, FrameRateGovernor, Nanos, Speed, SpeedError, StepBudget, Timestamp, Timestep,
+};
+
+#[test]
+fn a_positive_speed_never_becomes_a_pause() {
+    let slowest = Speed::new(1, u16::MAX).unwrap();
+    for tiny in [
+        1e-5,
+        1.0 / 65_536.0,
+        1e-9,
+        1e-300,
+        f64::MIN_POSITIVE,
+        5e-324,
+    ] {
+        let speed = Speed::from_f64(tiny).unwrap();
+        assert_eq!(
+            speed, slowest,
+            "{tiny:e} is nearest the slowest positive speed"
+        );
+        assert!(!speed.is_paused());
+    }
+    assert_eq!(Speed::from_f64(0.0).unwrap(), Speed::PAUSED);
+    assert_eq!(Speed::from_f64(-0.0).unwrap(), Speed::PAUSED);
+}
+
+#[test]
+fn a_speed_becomes_the_nearest_fraction_of_small_terms() {
+    // 2e-5 is 1/50000 exactly, although its continued fraction in floating
+    // point starts 1/49999: the bounded last term finds the nearer one.
+    assert_eq!(
+        Speed::from_f64(2e-5).unwrap(),
+        Speed::new(1, 50_000).unwrap()
+    );
+    // 1.99999 has no fraction of small terms nearer than 2 (65535/32768 is
+    // twice as far).
+    assert_eq!(Speed::from_f64(1.999_99).unwrap(), Speed::DOUBLE);
+    assert_eq!(Speed::from_f64(65_534.6).unwrap(), Speed::MAX);
+}
+
+#[test]
+fn a_refused_speed_is_named_briefly() {
+    for (bad, shown) in [
+        (1e300, "1e300"),
+        (-1e-300, "-1e-300"),
+        (f64::INFINITY, "inf"),
+        (f64::NAN, "NaN"),
+    ] {
+        let err = Speed::from_f64(bad).unwrap_err();
+        assert!(matches!(err, SpeedError::OutOfRange(_)));
+        let text = err.to_string();
+        assert!(text.contains(shown), "{text}");
+        assert!(text.contains("from 0 (paused) to 65535"), "{text}");
+        assert!(text.len() < 120, "{} characters: {text}", text.len());
+    }
+}
 
 #[test]
 #[ignore = "fixed with the planner rewrite"]
