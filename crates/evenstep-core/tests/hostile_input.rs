@@ -87,3 +87,18 @@ fn queued_steps_past_the_end_of_tick_numbering_are_reported_as_dropped() {
     );
     assert_eq!(frames.queued_steps(), 0);
 }
+
+#[test]
+#[ignore = "fixed with the planner rewrite"]
+fn more_steps_dropped_than_a_u64_counts_saturate_the_count_instead_of_wrapping() {
+    // A 2.6 ns step at 254x speed, and a jump of 16 years: 4.9e19 steps are
+    // due, more than u64::MAX.
+    let timestep = Timestep::from_ratio(1_526_726_656, 4).unwrap();
+    let mut frames = FrameLoop::new(timestep, StepBudget::try_new(4).unwrap(), Timestamp::ZERO);
+    frames.set_speed(Speed::new(65_535, 258).unwrap());
+    let plan = frames.begin_frame(Timestamp::from_nanos(504_403_158_265_956_103));
+    let per_step = u128::from(timestep.units_per_step());
+    let exact = plan.dropped_units() / per_step;
+    assert!(exact > u128::from(u64::MAX));
+    assert_eq!(plan.steps_dropped(), u64::MAX);
+}

@@ -172,7 +172,8 @@ fn band_label(y: f64) -> String {
 fn drift_panel(area: &Area<'_>, report: &TraceReport) -> Result<(), PlotError> {
     let (plot_area, legend_area) = area.split_horizontally(SIZE.0 - LEGEND_WIDTH);
     let walls = report.trace().wall_times();
-    let x1 = walls.last().copied().map_or(1.0, seconds).max(1e-3);
+    // The latest frame, not the last: jittered stamps need not be in order.
+    let x1 = walls.iter().copied().max().map_or(1.0, seconds).max(1e-3);
     let series: Vec<Vec<Bucket>> = report
         .runs()
         .iter()

@@ -94,3 +94,17 @@ fn a_synthetic_trace_that_would_run_past_the_end_of_time_stops_there() {
     assert!(stamps.len() < 5_200_000, "{} frames", stamps.len());
     assert!(stamps.windows(2).all(|pair| pair[0] < pair[1]));
 }
+
+#[test]
+fn a_trace_whose_jitter_outruns_its_frames_is_plotted_over_its_whole_span() {
+    // Jitter of 71 minutes on a 12 kHz display: the stamps are in no order,
+    // and the last is among the earliest.
+    let trace = Synthetic::new(Rate::ratio(153_092_264, 12_544).unwrap())
+        .frames(1_840)
+        .jitter_us(4_284_287_232, evenstep_lab::Jitter::Uniform)
+        .seed(0)
+        .generate();
+    let report = Report::new(Settings::default(), &[trace]);
+    let drawing = svg(&report.traces[0], 0, 200).unwrap();
+    assert!(drawing.starts_with("<svg"));
+}
