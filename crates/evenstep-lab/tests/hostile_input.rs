@@ -108,3 +108,18 @@ fn a_trace_whose_jitter_outruns_its_frames_is_plotted_over_its_whole_span() {
     let drawing = svg(&report.traces[0], 0, 200).unwrap();
     assert!(drawing.starts_with("<svg"));
 }
+
+#[test]
+fn a_trace_with_a_century_of_jitter_is_plotted_without_a_panic() {
+    // A display at 0.19 Hz, and jitter beyond 146 years: the stamps pile up
+    // at both ends of `u64`, and the drift is a narrow band around 4.6e15 ms.
+    let trace =
+        Synthetic::new(Rate::ratio(10_425_749_643_198_464, 55_732_204_470_272_000).unwrap())
+            .frames(16)
+            .jitter_us(55_136_646_987_776, evenstep_lab::Jitter::Uniform)
+            .seed(0)
+            .generate();
+    let report = Report::new(Settings::default(), &[trace]);
+    let drawing = svg(&report.traces[0], 0, 200).unwrap();
+    assert!(drawing.starts_with("<svg"));
+}
