@@ -102,3 +102,40 @@ fn the_cost_averages_saturate_at_a_saturated_clock_instead_of_wrapping() {
         assert_eq!(stats.worst_frame, Nanos::MAX);
     }
 }
+
+#[test]
+fn a_panicking_render_or_real_timer_leaves_the_loop_stopped_and_restartable() {
+    let clock = ManualClock::new();
+    let mut game_loop = Loop::<Vec<u64>>::builder()
+        .clock(clock.clone())
+        .timestep(Timestep::HZ_50)
+        .build()
+        .unwrap();
+    game_loop.on_update(|ticks, step| ticks.push(step.tick()));
+    game_loop.on_render(|ticks, _| assert!(ticks.len() != 2, "a render panics"));
+    game_loop
+        .real()
+        .after(ms(70), |_, _| panic!("a real timer panics"))
+        .unwrap();
+    let mut ticks = Vec::new();
+    game_loop.start();
+    clock.advance(ms(40));
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        game_loop.pump(&mut ticks, PumpKind::Paint)
+    }));
+    assert!(result.is_err(), "the render after two steps panicked");
+    assert!(!game_loop.is_running());
+    game_loop.start();
+    clock.advance(ms(40));
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        game_loop.pump(&mut ticks, PumpKind::Paint)
+    }));
+    assert!(result.is_err(), "the real timer at 70 ms panicked");
+    assert!(!game_loop.is_running());
+    game_loop.start();
+    clock.advance(ms(40));
+    let _ = game_loop.pump(&mut ticks, PumpKind::Paint);
+    assert!(game_loop.is_running());
+    assert_eq!(ticks, [0, 1, 2, 3], "no tick skipped or repeated");
+    assert!(game_loop.real().is_empty(), "the timer that panicked is disarmed");
+}
