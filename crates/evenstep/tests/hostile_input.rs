@@ -137,5 +137,8 @@ fn a_panicking_render_or_real_timer_leaves_the_loop_stopped_and_restartable() {
     let _ = game_loop.pump(&mut ticks, PumpKind::Paint);
     assert!(game_loop.is_running());
     assert_eq!(ticks, [0, 1, 2, 3], "no tick skipped or repeated");
-    assert!(game_loop.real().is_empty(), "the timer that panicked is disarmed");
+    assert!(
+        game_loop.real().is_empty(),
+        "the timer that panicked is disarmed"
+    );
 }
