@@ -93,6 +93,7 @@ fn main() -> ExitCode {
     subscribe(&mut game_loop, &mut game);
     game_loop.start();
 
+    let at_start = resident_kib();
     let mut before = None;
     for pump in 0..pumps {
         // An uneven 60 Hz, and a 300 ms stall every 10,000 frames.
@@ -123,14 +124,14 @@ fn main() -> ExitCode {
         game_loop.real().len(),
         game_loop.sim().len(),
     );
-    let (Some(before), Some(after)) = (before, after) else {
+    let (Some(at_start), Some(before), Some(after)) = (at_start, before, after) else {
         eprintln!("resident memory cannot be read: /proc/self/status has no VmRSS line");
         return ExitCode::FAILURE;
     };
     let growth = after.saturating_sub(before);
     println!(
-        "resident memory: {before} KiB after {WARM_UP} pumps, {after} KiB at the end: \
-         {growth} KiB more (limit {LIMIT_KIB} KiB)"
+        "resident memory: {at_start} KiB at the start, {before} KiB after {WARM_UP} pumps, \
+         {after} KiB at the end: {growth} KiB more (limit {LIMIT_KIB} KiB)"
     );
     if growth >= LIMIT_KIB {
         eprintln!("resident memory grew by {growth} KiB: something is kept that should not be");
