@@ -71,6 +71,9 @@ impl Speed {
     /// most 65535 (a continued-fraction best approximation, so `0.5`, `0.25`,
     /// `1.5` and `1/3` come out exact).
     ///
+    /// A positive speed never becomes a pause: anything in `(0, 1/65535]`,
+    /// subnormals included, is the slowest positive speed, `1/65535×`.
+    ///
     /// # Errors
     ///
     /// [`SpeedError::OutOfRange`] if `speed` is NaN, infinite, negative or
@@ -85,6 +88,9 @@ impl Speed {
         let (mut k0, mut k1) = (1_u64, 0_u64);
         let mut x = speed;
         let limit = u64::from(u16::MAX);
+        // Set when a term did not fit: the fraction may not be exact, and a
+        // smaller last term may come nearer than the last convergent.
+        let mut cut_short = false;
         loop {
             // `x` is non-negative, so truncation is the floor (no `floor` in
             // `core`). Huge terms saturate and end the loop below.
@@ -94,6 +100,7 @@ impl Speed {
             let h2 = a_int.saturating_mul(h1).saturating_add(h0);
             let k2 = a_int.saturating_mul(k1).saturating_add(k0);
             if h2 > limit || k2 > limit {
+                cut_short = true;
                 break;
             }
             (h0, h1, k0, k1) = (h1, h2, k1, k2);
@@ -109,7 +116,26 @@ impl Speed {
             #[allow(clippy::cast_sign_loss, reason = "speed is in [0, 65535] here")]
             return Speed::new(speed as u16, 1);
         }
-        Speed::new(h1 as u16, k1 as u16)
+        let (mut num, mut den) = (h1, k1);
+        if cut_short {
+            // The largest last term that keeps both terms in u16: the best
+            // approximation is this semiconvergent or the last convergent.
+            let room = |top: u64, prev: u64| (limit - prev).checked_div(top).unwrap_or(u64::MAX);
+            let term = room(h1, h0).min(room(k1, k0));
+            if term > 0 {
+                let (h, k) = (term * h1 + h0, term * k1 + k0);
+                let off = |n: u64, d: u64| (n as f64 / d as f64 - speed).abs();
+                if off(h, k) < off(num, den) {
+                    (num, den) = (h, k);
+                }
+            }
+        }
+        if num == 0 && speed > 0.0 {
+            // Nearer to 0 than to 1/65535, but a positive speed is never a
+            // pause: that would stop the game while it says it is running.
+            (num, den) = (1, limit);
+        }
+        Speed::new(num as u16, den as u16)
     }
 
     /// The numerator, in lowest terms.
@@ -174,7 +200,8 @@ impl fmt::Display for SpeedError {
         const RANGE: &str = "a speed must be a finite number from 0 (paused) to 65535";
         match *self {
             SpeedError::ZeroDenominator => write!(f, "the speed's denominator is 0; {RANGE}"),
-            SpeedError::OutOfRange(speed) => write!(f, "the speed is {speed}; {RANGE}"),
+            // `{:?}` writes 1e300 as `1e300`, not as 301 digits.
+            SpeedError::OutOfRange(speed) => write!(f, "the speed is {speed:?}; {RANGE}"),
         }
     }
 }

@@ -119,6 +119,11 @@ pub enum CsvError {
     },
     /// No two timestamps differ, so no refresh rate can be estimated.
     NoRefresh,
+    /// The median frame time is no refresh rate the lab can represent.
+    RefreshOutOfRange {
+        /// The median frame time.
+        median_nanos: u64,
+    },
 }
 
 impl fmt::Display for CsvError {
@@ -155,6 +160,12 @@ impl fmt::Display for CsvError {
             CsvError::NoRefresh => write!(
                 f,
                 "every timestamp is the same, so the refresh rate cannot be estimated"
+            ),
+            CsvError::RefreshOutOfRange { median_nanos } => write!(
+                f,
+                "the median frame time is {median_nanos} ns, which is no refresh rate \
+                 the lab can represent (a positive rate up to 1 MHz, as a fraction of \
+                 32-bit terms); give the display rate"
             ),
         }
     }
@@ -233,8 +244,8 @@ pub fn read_csv(text: &str) -> Result<(Vec<u64>, CsvFormat), CsvError> {
 ///
 /// # Errors
 ///
-/// Those of [`read_csv`], and [`CsvError::NoRefresh`] when no refresh rate
-/// can be estimated.
+/// Those of [`read_csv`], and [`CsvError::NoRefresh`] or
+/// [`CsvError::RefreshOutOfRange`] when no refresh rate can be estimated.
 pub fn parse_csv(
     name: impl Into<String>,
     text: &str,
@@ -243,7 +254,10 @@ pub fn parse_csv(
     let (stamps, _) = read_csv(text)?;
     let rate = match display {
         Some(rate) => rate,
-        None => estimate_refresh(&stamps).ok_or(CsvError::NoRefresh)?,
+        None => estimate_refresh(&stamps).ok_or_else(|| match median_delta(&stamps) {
+            Some(median_nanos) => CsvError::RefreshOutOfRange { median_nanos },
+            None => CsvError::NoRefresh,
+        })?,
     };
     Ok(Trace::new(name, stamps, Refresh::Fixed(rate)))
 }
@@ -252,7 +266,8 @@ pub fn parse_csv(
 /// the nearest common display rate (24 to 360 Hz, the 1000/1001 ones
 /// included) within 0.5%, or else taken as it is. 59.94 and 60 Hz are 0.1%
 /// apart, closer than a jittery median can tell reliably: give the rate when
-/// it is known. `None` when no two stamps differ.
+/// it is known. `None` when no two stamps differ, or when the median is no
+/// rate a [`Rate`] can hold.
 ///
 /// # Examples
 ///
@@ -271,7 +286,8 @@ pub fn estimate_refresh(stamps: &[u64]) -> Option<Rate> {
             let rate = Rate::ratio(num, den).ok()?;
             let period = rate.period_nanos();
             let off = median.abs_diff(period);
-            (off * 200 <= period).then_some((off, rate))
+            // Wide: a median of hours is `off` near u64::MAX.
+            (u128::from(off) * 200 <= u128::from(period)).then_some((off, rate))
         })
         .min_by_key(|&(off, _)| off)
         .map(|(_, rate)| rate);

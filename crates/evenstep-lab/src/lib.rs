@@ -99,5 +99,5 @@ pub use rng::SplitMix64;
 pub use run::Run;
 pub use stutter::{Cadence, CadenceKind};
 pub use suite::{SUITE_FRAMES, default_suite};
-pub use synthetic::{Jitter, Synthetic};
+pub use synthetic::{Jitter, MAX_HIDDEN, MAX_STALL_MILLIS, Synthetic, SyntheticError};
 pub use trace::{Refresh, Trace};

@@ -139,12 +139,12 @@ impl Cli {
             spec = spec.frames(frames);
         }
         spec = match (self.stall_every, self.stall_ms) {
-            (Some(every), Some(millis)) => spec.stalls(every, millis),
+            (Some(every), Some(millis)) => spec.stalls(every, millis).map_err(|e| e.to_string())?,
             (None, None) => spec,
             _ => return Err("--stall-every and --stall-ms go together".to_owned()),
         };
         spec = match (self.hide_at, self.hide_for) {
-            (Some(at), Some(span)) => spec.hidden(at, span),
+            (Some(at), Some(span)) => spec.hidden(at, span).map_err(|e| e.to_string())?,
             (None, None) => spec,
             _ => return Err("--hide-at and --hide-for go together".to_owned()),
         };

@@ -140,9 +140,12 @@ fn steps_panel(
         let mut points = Vec::with_capacity(2 * (end - start));
         for i in start..end {
             let y = base + run.steps()[i].min(4) as f64;
+            // Jittered stamps need not be in order: a point far outside the
+            // axis would overflow the plot's pixel arithmetic, so each is
+            // kept on the axis.
             let next = walls.get(i + 1).copied().map_or(x1, seconds);
-            points.push((seconds(walls[i]), y));
-            points.push((next.min(x1), y));
+            points.push((seconds(walls[i]).clamp(x0, x1), y));
+            points.push((next.clamp(x0, x1), y));
         }
         chart
             .draw_series(LineSeries::new(points, colour.stroke_width(2)))
@@ -172,7 +175,8 @@ fn band_label(y: f64) -> String {
 fn drift_panel(area: &Area<'_>, report: &TraceReport) -> Result<(), PlotError> {
     let (plot_area, legend_area) = area.split_horizontally(SIZE.0 - LEGEND_WIDTH);
     let walls = report.trace().wall_times();
-    let x1 = walls.last().copied().map_or(1.0, seconds).max(1e-3);
+    // The latest frame, not the last: jittered stamps need not be in order.
+    let x1 = walls.iter().copied().max().map_or(1.0, seconds).max(1e-3);
     let series: Vec<Vec<Bucket>> = report
         .runs()
         .iter()

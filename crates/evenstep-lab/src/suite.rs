@@ -53,7 +53,9 @@ pub fn default_suite() -> Vec<Synthetic> {
         profile(hz(75), 500),
         profile(hz(165), 250),
         profile(hz(144), 250).variable(hz(48), hz(144)),
-        profile(hz(60), 750).hidden(Duration::from_secs(60), Duration::from_secs(5)),
+        profile(hz(60), 750)
+            .hidden(Duration::from_secs(60), Duration::from_secs(5))
+            .unwrap_or_else(|_| unreachable!("five seconds at one minute is within a day")),
     ];
     profiles
         .into_iter()

@@ -14,6 +14,13 @@ use crate::{Rate, Refresh, SplitMix64, Trace};
 /// so negative jitter never meets zero.
 const START_NANOS: u64 = 1_000_000_000;
 
+/// The longest stall a trace may describe: an hour. A display that shows
+/// nothing for longer is a hidden page ([`Synthetic::hidden`]).
+pub const MAX_STALL_MILLIS: u64 = 3_600_000;
+
+/// The latest a hidden span may start, and the longest it may last: a day.
+pub const MAX_HIDDEN: Duration = Duration::from_secs(86_400);
+
 /// The shape of timestamp jitter. Both are integer-only and bounded by the
 /// amplitude.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -141,10 +148,16 @@ impl Synthetic {
     }
 
     /// Every `every` frames (0: never), a stall of `millis` milliseconds.
-    #[must_use = "builder methods return the changed description"]
-    pub fn stalls(mut self, every: u64, millis: u64) -> Synthetic {
+    ///
+    /// # Errors
+    ///
+    /// [`SyntheticError::Stall`] if `millis` is over [`MAX_STALL_MILLIS`].
+    pub fn stalls(mut self, every: u64, millis: u64) -> Result<Synthetic, SyntheticError> {
+        if millis > MAX_STALL_MILLIS {
+            return Err(SyntheticError::Stall { millis });
+        }
         self.stall = (every > 0).then_some((every, millis));
-        self
+        Ok(self)
     }
 
     /// A variable refresh rate display between `slowest` and `fastest` (in
@@ -162,10 +175,16 @@ impl Synthetic {
 
     /// The page is hidden (no frames) from `at` after the first frame, for
     /// `span`.
-    #[must_use = "builder methods return the changed description"]
-    pub fn hidden(mut self, at: Duration, span: Duration) -> Synthetic {
+    ///
+    /// # Errors
+    ///
+    /// [`SyntheticError::Hidden`] if `at` or `span` is over [`MAX_HIDDEN`].
+    pub fn hidden(mut self, at: Duration, span: Duration) -> Result<Synthetic, SyntheticError> {
+        if at > MAX_HIDDEN || span > MAX_HIDDEN {
+            return Err(SyntheticError::Hidden { at, span });
+        }
         self.hidden = Some((at, span));
-        self
+        Ok(self)
     }
 
     /// Names the trace (by default the name describes it).
@@ -229,7 +248,9 @@ impl Synthetic {
         name
     }
 
-    /// Generates the trace.
+    /// Generates the trace. A trace whose frames would land past `u64::MAX`
+    /// nanoseconds (585 years, reachable only with millions of hour-long
+    /// stalls) ends with the last frame before that.
     pub fn generate(&self) -> Trace {
         // Two streams: the seed's own for the jitter, and one seeded by its
         // first draw for the schedule, so that adding misses or stalls never
@@ -246,9 +267,15 @@ impl Synthetic {
             .map(|offset| {
                 let jitter = match self.jitter {
                     Jitter::Uniform => rng.symmetric(amplitude),
-                    Jitter::Normal => (0..4).map(|_| rng.symmetric(amplitude)).sum::<i64>() / 4,
+                    Jitter::Normal => {
+                        // Four draws of up to 2^62 each need more than an i64.
+                        let sum: i128 = (0..4).map(|_| i128::from(rng.symmetric(amplitude))).sum();
+                        (sum / 4) as i64
+                    }
                 };
-                (START_NANOS + offset).saturating_add_signed(jitter)
+                START_NANOS
+                    .saturating_add(offset)
+                    .saturating_add_signed(jitter)
             })
             .collect();
         Trace::new(self.name(), stamps, self.refresh())
@@ -287,7 +314,11 @@ impl Synthetic {
                     refresh = refresh.max(rate.first_tick_at_or_after(back));
                 }
             }
-            offsets.push(rate.refresh_at(refresh));
+            let offset = rate.refresh_at(refresh);
+            if !fits(offset, &offsets) {
+                break;
+            }
+            offsets.push(offset);
         }
         offsets
     }
@@ -319,11 +350,57 @@ impl Synthetic {
                     now = now.max(nanos(at).saturating_add(nanos(span)));
                 }
             }
+            if !fits(now, &offsets) {
+                break;
+            }
             offsets.push(now);
         }
         offsets
     }
 }
+
+/// Whether a frame at `offset` lands before the end of time. Frames are
+/// always later than the one before; only an offset that saturated at
+/// `u64::MAX` is not, and neither is one the start would push past it.
+fn fits(offset: u64, offsets: &[u64]) -> bool {
+    offset <= u64::MAX - START_NANOS && offsets.last().is_none_or(|&last| offset > last)
+}
+
+/// Why a [`Synthetic`] trace description was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SyntheticError {
+    /// A stall over [`MAX_STALL_MILLIS`].
+    Stall {
+        /// The stall asked for, in milliseconds.
+        millis: u64,
+    },
+    /// A hidden span starting or lasting over [`MAX_HIDDEN`].
+    Hidden {
+        /// When the span was to start.
+        at: Duration,
+        /// How long it was to last.
+        span: Duration,
+    },
+}
+
+impl fmt::Display for SyntheticError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SyntheticError::Stall { millis } => write!(
+                f,
+                "a stall of {millis} ms; a stall lasts from 0 to {MAX_STALL_MILLIS} ms \
+                 (an hour; for longer, hide the page)"
+            ),
+            SyntheticError::Hidden { at, span } => write!(
+                f,
+                "hidden at {at:?} for {span:?}; the start and the span are each at most {} s",
+                MAX_HIDDEN.as_secs()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SyntheticError {}
 
 fn nanos(duration: Duration) -> u64 {
     u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX)

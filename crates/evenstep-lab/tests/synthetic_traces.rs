@@ -119,7 +119,11 @@ fn misses_and_stalls_never_change_the_jitter_a_frame_gets() {
         .jitter_us(750, Jitter::Uniform)
         .seed(4);
     let plain = base.clone().generate();
-    let bent = base.missed_per_mille(100).stalls(50, 40).generate();
+    let bent = base
+        .missed_per_mille(100)
+        .stalls(50, 40)
+        .unwrap()
+        .generate();
     let rate = hz(60);
     let offset = |t: u64| {
         let from_start = t.saturating_sub(1_000_000_000);
@@ -137,6 +141,7 @@ fn a_stall_lands_on_the_first_refresh_at_least_its_length_later() {
     let trace = Synthetic::new(rate)
         .frames(1_000)
         .stalls(100, 50)
+        .unwrap()
         .generate();
     let start = trace.stamps()[0];
     for (k, pair) in trace.stamps().windows(2).enumerate() {
@@ -159,6 +164,7 @@ fn a_hidden_tab_leaves_one_gap_of_its_length() {
     let trace = Synthetic::new(hz(60))
         .frames(2_000)
         .hidden(Duration::from_secs(10), Duration::from_secs(5))
+        .unwrap()
         .generate();
     let start = trace.stamps()[0];
     let gaps: Vec<(u64, u64)> = trace
@@ -200,7 +206,8 @@ fn names_describe_the_trace() {
     let spec = Synthetic::new(Rate::ratio(60_000, 1_001).unwrap())
         .jitter_us(1_500, Jitter::Normal)
         .missed_per_mille(5)
-        .stalls(600, 100);
+        .stalls(600, 100)
+        .unwrap();
     assert_eq!(
         spec.name(),
         "59.94 Hz ±1.5 ms normal, 0.5% missed, 100 ms stall every 600"

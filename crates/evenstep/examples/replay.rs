@@ -3,7 +3,7 @@
 //! verdict; then replays it through an update with a hidden clock read, to
 //! show what a divergence looks like.
 //!
-//! Run it with `cargo run --example replay --features serde`.
+//! Run it with `cargo run --example replay --features json`.
 
 use std::num::NonZeroU64;
 use std::time::Duration;
@@ -81,13 +81,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         game.ball.x
     );
 
-    // Save and load: the load checks the timestep.
+    // Save and load: the load checks the timestep, validates the log and
+    // refuses anything after it.
     let saved = serde_json::to_string(&game.log)?;
     println!("saved as {} bytes of JSON", saved.len());
-    let mut loaded: InputLog<Push> = InputLog::load(
-        &mut serde_json::Deserializer::from_str(&saved),
-        Timestep::HZ_60,
-    )?;
+    let mut loaded: InputLog<Push> = InputLog::from_json(&saved, Timestep::HZ_60)?;
+    if let Err(error) = InputLog::<Push>::from_json(&format!("{saved} {{}}"), Timestep::HZ_60) {
+        println!("the same log with bytes after it: refused: {error}");
+    }
 
     let mut replayed = Ball::default();
     let report = replay(&mut loaded, Timestep::HZ_60, &mut replayed, update, hash)?;

@@ -4,7 +4,13 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// A request is waiting for the next run.
+const REQUESTED: u8 = 1;
+/// A run has taken the request and not yet reached the job (a panicking job
+/// before it can leave it so until the next run).
+const ARMED: u8 = 2;
 
 /// Requests a coalesced job. Cheap to clone, `Send` and `Sync`: request from
 /// a callback, an event handler or another thread.
@@ -29,19 +35,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[derive(Clone)]
 pub struct JobHandle {
     id: u64,
-    requested: Arc<AtomicBool>,
+    state: Arc<AtomicU8>,
 }
 
 impl JobHandle {
     /// Asks for the job to run before the steps of the next pump. Any number
     /// of requests before that pump run it once.
     pub fn request(&self) {
-        self.requested.store(true, Ordering::Relaxed);
+        self.state.fetch_or(REQUESTED, Ordering::Relaxed);
     }
 
-    /// Whether a request is waiting for the next pump.
+    /// Whether the job will run at the next pump: a request is waiting, or a
+    /// pump cut short by a panicking callback did not reach the job.
     pub fn is_requested(&self) -> bool {
-        self.requested.load(Ordering::Relaxed)
+        self.state.load(Ordering::Relaxed) != 0
     }
 }
 
@@ -50,16 +57,17 @@ impl fmt::Debug for JobHandle {
         f.debug_struct("JobHandle")
             .field("id", &self.id)
             .field("requested", &self.is_requested())
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
 struct Job<S> {
     id: u64,
-    requested: Arc<AtomicBool>,
-    /// Set from `requested` at the start of a run, so the set of jobs a pump
-    /// runs is fixed before the first one starts.
-    armed: bool,
+    /// `REQUESTED` and `ARMED` bits, shared with the handles. A run turns
+    /// every request into `ARMED` before the first job starts, so the set of
+    /// jobs a pump runs is fixed then, and clears a job's `ARMED` just before
+    /// calling it.
+    state: Arc<AtomicU8>,
     run: Box<dyn FnMut(&mut S)>,
 }
 
@@ -78,16 +86,15 @@ impl<S> Jobs<S> {
     }
 
     pub(crate) fn add(&mut self, run: Box<dyn FnMut(&mut S)>) -> JobHandle {
-        let requested = Arc::new(AtomicBool::new(false));
+        let state = Arc::new(AtomicU8::new(0));
         let id = self.next_id;
         self.next_id += 1;
         self.jobs.push(Job {
             id,
-            requested: Arc::clone(&requested),
-            armed: false,
+            state: Arc::clone(&state),
             run,
         });
-        JobHandle { id, requested }
+        JobHandle { id, state }
     }
 
     pub(crate) fn remove(&mut self, handle: &JobHandle) -> bool {
@@ -105,7 +112,7 @@ impl<S> Jobs<S> {
     pub(crate) fn any_requested(&self) -> bool {
         self.jobs
             .iter()
-            .any(|job| job.armed || job.requested.load(Ordering::Relaxed))
+            .any(|job| job.state.load(Ordering::Relaxed) != 0)
     }
 
     /// Runs every job requested before this call, once each, in creation
@@ -113,20 +120,23 @@ impl<S> Jobs<S> {
     /// how many ran.
     pub(crate) fn run(&mut self, state: &mut S) -> usize {
         let mut any = false;
-        for job in &mut self.jobs {
-            // `|=`: a job armed by a pump that a panic cut short stays armed.
-            // A plain load first: the locked swap only when there is news.
-            if job.requested.load(Ordering::Relaxed) {
-                job.armed |= job.requested.swap(false, Ordering::Relaxed);
+        for job in &self.jobs {
+            // A plain load first: the locked update only when there is news.
+            // A job armed by a pump that a panic cut short stays armed.
+            let mut now = job.state.load(Ordering::Relaxed);
+            if now & REQUESTED != 0 {
+                now = job.state.swap(ARMED, Ordering::Relaxed);
             }
-            any |= job.armed;
+            any |= now != 0;
         }
         if !any {
             return 0;
         }
         let mut ran = 0;
         for job in &mut self.jobs {
-            if std::mem::take(&mut job.armed) {
+            // Requests made from here on (by a job, or another thread) keep
+            // their own bit and wait for the next run.
+            if job.state.fetch_and(!ARMED, Ordering::Relaxed) & ARMED != 0 {
                 (job.run)(state);
                 ran += 1;
             }

@@ -99,8 +99,12 @@
 //! # Features
 //!
 //! - `serde`: `Serialize` and `Deserialize` for [`LoopStats`], [`Ease`] (by
-//!   name) and [`InputLog`], and `InputLog::load`, which refuses a log
-//!   recorded at another timestep.
+//!   name) and [`InputLog`], and `InputLog::load`, which validates a log and
+//!   refuses one recorded at another timestep.
+//! - `json`: `InputLog::from_json`, the same from JSON text, refusing
+//!   anything after the log.
+//! - `postcard`: `InputLog::from_postcard`, the same from postcard bytes,
+//!   refusing any byte after the log.
 #![forbid(unsafe_code)]
 
 mod clock;

@@ -56,9 +56,10 @@ pub struct ReplayReport {
 }
 
 impl ReplayReport {
-    /// Whether every checkpoint agreed.
+    /// Whether every checkpoint agreed and there was at least one. A replay
+    /// that compared nothing proves nothing, so it is not green.
     pub fn is_green(&self) -> bool {
-        self.divergence.is_none()
+        self.divergence.is_none() && self.checkpoints > 0
     }
 }
 
@@ -208,6 +209,11 @@ pub struct InputLog<E> {
 }
 
 impl<E> InputLog<E> {
+    /// The most ticks a loaded log may claim: 2³², about 2.3 years at 60 Hz
+    /// or 50 days at 1 kHz. A longer claim is refused on load rather than
+    /// replayed for years; record a longer session as several logs.
+    pub const MAX_TICKS: u64 = 1 << 32;
+
     /// An empty log for a game stepping at `timestep`, taking a checkpoint
     /// every `checkpoint_every` ticks.
     pub fn new(timestep: Timestep, checkpoint_every: NonZeroU64) -> InputLog<E> {
@@ -368,11 +374,19 @@ impl fmt::Display for OutOfOrder {
 
 impl std::error::Error for OutOfOrder {}
 
-/// The file form of an [`InputLog`]: the step as its exact pair of unit
-/// counts, so it reads back bit for bit.
+/// The version of the file form written today, and the only one read.
+#[cfg(feature = "serde")]
+const FORMAT_VERSION: u32 = 1;
+
+/// The file form of an [`InputLog`]: a format version, then the step as its
+/// exact pair of unit counts, so it reads back bit for bit. Unknown fields
+/// are refused: a field this build does not know may change what replay
+/// means.
 #[cfg(feature = "serde")]
 #[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 struct LogFile<E> {
+    version: u32,
     units_per_step: u64,
     units_per_nanosecond: u64,
     checkpoint_every: NonZeroU64,
@@ -384,6 +398,7 @@ struct LogFile<E> {
 #[cfg(feature = "serde")]
 #[derive(serde::Serialize)]
 struct LogFileRef<'a, E> {
+    version: u32,
     units_per_step: u64,
     units_per_nanosecond: u64,
     checkpoint_every: NonZeroU64,
@@ -396,6 +411,7 @@ struct LogFileRef<'a, E> {
 impl<E: serde::Serialize> serde::Serialize for InputLog<E> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         LogFileRef {
+            version: FORMAT_VERSION,
             units_per_step: self.timestep.units_per_step(),
             units_per_nanosecond: self.timestep.units_per_nanosecond(),
             checkpoint_every: self.checkpoint_every,
@@ -409,20 +425,54 @@ impl<E: serde::Serialize> serde::Serialize for InputLog<E> {
 
 #[cfg(feature = "serde")]
 impl<'de, E: serde::Deserialize<'de>> serde::Deserialize<'de> for InputLog<E> {
-    /// Refuses a file whose step is not a valid timestep, or whose events or
-    /// checkpoints are out of tick order.
+    /// Refuses a file of another format version or with unknown fields,
+    /// whose step is not a valid timestep, that claims more than
+    /// [`MAX_TICKS`](InputLog::MAX_TICKS) ticks, whose events are out of tick
+    /// order or past its last tick, or whose checkpoints are out of order,
+    /// past its last tick or off the `checkpoint_every` grid.
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<InputLog<E>, D::Error> {
         use serde::de::Error;
         let file = LogFile::<E>::deserialize(deserializer)?;
+        if file.version != FORMAT_VERSION {
+            return Err(D::Error::custom(format_args!(
+                "the log is in format version {}; this build reads version {FORMAT_VERSION}",
+                file.version
+            )));
+        }
         let timestep = Timestep::from_step_ratio(file.units_per_step, file.units_per_nanosecond)
             .map_err(|e| D::Error::custom(format_args!("the log's timestep is invalid: {e}")))?;
+        let ticks = file.ticks;
+        if ticks > InputLog::<E>::MAX_TICKS {
+            return Err(D::Error::custom(format_args!(
+                "the log claims {ticks} ticks; a log holds from 0 to {} ticks",
+                InputLog::<E>::MAX_TICKS
+            )));
+        }
         if !file.events.is_sorted_by_key(|(tick, _)| *tick) {
             return Err(D::Error::custom("the log's events are not in tick order"));
         }
-        if !file.checkpoints.is_sorted_by_key(|(tick, _)| *tick) {
-            return Err(D::Error::custom(
-                "the log's checkpoints are not in tick order",
-            ));
+        if let Some(&(tick, _)) = file.events.last()
+            && tick >= ticks
+        {
+            return Err(D::Error::custom(format_args!(
+                "an event is at tick {tick}, past the end of a log of {ticks} ticks \
+                 (ticks 0 to {})",
+                ticks.saturating_sub(1)
+            )));
+        }
+        let every = file.checkpoint_every.get();
+        let mut previous = None;
+        for &(tick, _) in &file.checkpoints {
+            let on_grid = tick.checked_add(1).is_some_and(|count| count % every == 0);
+            if !on_grid || tick >= ticks || previous.is_some_and(|p| p >= tick) {
+                return Err(D::Error::custom(format_args!(
+                    "a checkpoint is at tick {tick}; a log of {ticks} ticks with a checkpoint \
+                     every {every} ticks has them in order at ticks {}, {}, ... below {ticks}",
+                    every - 1,
+                    every.saturating_mul(2) - 1
+                )));
+            }
+            previous = Some(tick);
         }
         Ok(InputLog {
             timestep,
@@ -438,7 +488,10 @@ impl<'de, E: serde::Deserialize<'de>> serde::Deserialize<'de> for InputLog<E> {
 #[cfg(feature = "serde")]
 impl<E> InputLog<E> {
     /// Reads a log with any serde format and checks it was recorded at the
-    /// game's step: the way to load one.
+    /// game's step. A deserializer cannot tell whether its input ends with
+    /// the log, so call the format's end check after this one, or use
+    /// [`from_json`](InputLog::from_json) or
+    /// [`from_postcard`](InputLog::from_postcard), which do.
     ///
     /// # Errors
     ///
@@ -451,6 +504,54 @@ impl<E> InputLog<E> {
     {
         let log = <InputLog<E> as serde::Deserialize>::deserialize(deserializer)
             .map_err(|e| LoadError::Format(e.to_string()))?;
+        log.check_timestep(running).map_err(LoadError::Timestep)?;
+        Ok(log)
+    }
+}
+
+#[cfg(feature = "json")]
+impl<E> InputLog<E> {
+    /// Reads a log from JSON text, refusing anything after it but
+    /// whitespace, and checks it was recorded at the game's step.
+    ///
+    /// # Errors
+    ///
+    /// [`LoadError::Format`] if the text is not exactly one valid log, and
+    /// [`LoadError::Timestep`] if it was recorded at another step.
+    pub fn from_json<'de>(text: &'de str, running: Timestep) -> Result<InputLog<E>, LoadError>
+    where
+        E: serde::Deserialize<'de>,
+    {
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        let log = InputLog::load(&mut deserializer, running)?;
+        deserializer
+            .end()
+            .map_err(|e| LoadError::Format(e.to_string()))?;
+        Ok(log)
+    }
+}
+
+#[cfg(feature = "postcard")]
+impl<E> InputLog<E> {
+    /// Reads a log from postcard bytes, refusing any byte after it, and
+    /// checks it was recorded at the game's step.
+    ///
+    /// # Errors
+    ///
+    /// [`LoadError::Format`] if the bytes are not exactly one valid log, and
+    /// [`LoadError::Timestep`] if it was recorded at another step.
+    pub fn from_postcard<'de>(bytes: &'de [u8], running: Timestep) -> Result<InputLog<E>, LoadError>
+    where
+        E: serde::Deserialize<'de>,
+    {
+        let (log, rest) = postcard::take_from_bytes::<InputLog<E>>(bytes)
+            .map_err(|e| LoadError::Format(e.to_string()))?;
+        if !rest.is_empty() {
+            return Err(LoadError::Format(format!(
+                "{} byte(s) follow the log; a log file holds one log and nothing else",
+                rest.len()
+            )));
+        }
         log.check_timestep(running).map_err(LoadError::Timestep)?;
         Ok(log)
     }

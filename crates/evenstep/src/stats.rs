@@ -207,9 +207,11 @@ pub(crate) struct Collector {
     fps_second: u64,
     fps_count: u32,
     fps: u32,
-    frame_cost_x8: u64,
-    update_cost_x8: u64,
-    render_cost_x8: u64,
+    /// Eight times each average, wide enough that costs near `u64::MAX` ns
+    /// (a clock that saturated mid-pump) average without wrapping.
+    frame_cost_x8: u128,
+    update_cost_x8: u128,
+    render_cost_x8: u128,
     worst_frame: Nanos,
     ring: [SecondBucket; RING],
     /// The bucket of `real_second` (always under `RING`), opened when the
@@ -412,6 +414,11 @@ impl Collector {
             return;
         };
         let gap = now.saturating_since(previous);
+        if gap.is_zero() {
+            // Painted at the same instant, or the clock stepped back: no
+            // time passed between the pictures that a gap could describe.
+            return;
+        }
         if gap >= self.config.absence {
             self.absences += 1;
             return;
@@ -440,9 +447,9 @@ impl Collector {
         }
         LoopStats {
             fps: self.fps,
-            frame_cost: Nanos::from_nanos(self.frame_cost_x8 / 8),
-            update_cost: Nanos::from_nanos(self.update_cost_x8 / 8),
-            render_cost: Nanos::from_nanos(self.render_cost_x8 / 8),
+            frame_cost: average(self.frame_cost_x8),
+            update_cost: average(self.update_cost_x8),
+            render_cost: average(self.render_cost_x8),
             worst_frame: self.worst_frame,
             worst_gap,
             cadence: if cadence == Nanos::MAX {
@@ -468,17 +475,22 @@ impl Collector {
 
 /// `avg += (sample − avg) / 8`, kept as eight times the average so the
 /// integer arithmetic loses nothing but the final division. The `first`
-/// sample seeds it.
+/// sample seeds it. Eight times a `u64` average plus a `u64` sample fits in a
+/// `u128` with room to spare.
 #[inline]
-fn ema(avg_x8: &mut u64, first: bool, sample: Nanos) {
-    let sample = sample.as_nanos();
+fn ema(avg_x8: &mut u128, first: bool, sample: Nanos) {
+    let sample = u128::from(sample.as_nanos());
     if first {
-        *avg_x8 = sample.saturating_mul(8);
+        *avg_x8 = sample * 8;
     } else {
-        // Wrapping only past 2⁶¹ ns (73 years) of cost: never in practice,
-        // and never a panic.
-        *avg_x8 = (*avg_x8 - (*avg_x8 >> 3)).wrapping_add(sample);
+        *avg_x8 = *avg_x8 - (*avg_x8 >> 3) + sample;
     }
+}
+
+/// The average held as eight times itself. An average of `u64` samples is a
+/// `u64`; the conversion saturates only to say so without a panic.
+fn average(avg_x8: u128) -> Nanos {
+    Nanos::from_nanos(u64::try_from(avg_x8 / 8).unwrap_or(u64::MAX))
 }
 
 #[cfg(test)]

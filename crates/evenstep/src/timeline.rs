@@ -22,6 +22,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use evenstep_core::Nanos;
@@ -31,12 +32,19 @@ use evenstep_core::Nanos;
 type Callback<S> = Box<dyn FnMut(&mut S, &mut Fire<'_, S>)>;
 
 /// Names one armed timer, to cancel it. Dropping a handle does not cancel its
-/// timer.
+/// timer. A handle only ever acts on the timeline that made it: given to
+/// another timeline, it names no timer there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TimerHandle {
+    timeline: u64,
     slot: u32,
     generation: u32,
 }
+
+/// Numbers every timeline the process creates, so that a handle from one
+/// timeline can never match a slot of another (the loop's `real` and `sim`
+/// hand out identical slot numbers).
+static NEXT_TIMELINE_ID: AtomicU64 = AtomicU64::new(0);
 
 /// A heap entry: ordered by due time, then registration sequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -79,6 +87,8 @@ struct Slot<S> {
 /// # Ok::<(), evenstep::TimerError>(())
 /// ```
 pub struct Timeline<S> {
+    /// Stamped into every handle this timeline makes.
+    id: u64,
     now: Nanos,
     heap: BinaryHeap<Reverse<Entry>>,
     slots: Vec<Slot<S>>,
@@ -97,6 +107,8 @@ impl<S> Timeline<S> {
     /// An empty timeline at time zero.
     pub fn new() -> Timeline<S> {
         Timeline {
+            // Only uniqueness matters; a counter of 2^64 never wraps.
+            id: NEXT_TIMELINE_ID.fetch_add(1, Ordering::Relaxed),
             now: Nanos::ZERO,
             heap: BinaryHeap::new(),
             slots: Vec::new(),
@@ -176,6 +188,9 @@ impl<S> Timeline<S> {
     /// Disarms a timer. Returns whether it was armed (false for a one-shot
     /// that already fired, or a handle cancelled before).
     pub fn cancel(&mut self, handle: TimerHandle) -> bool {
+        if handle.timeline != self.id {
+            return false;
+        }
         let Some(slot) = self.slots.get_mut(handle.slot as usize) else {
             return false;
         };
@@ -207,9 +222,11 @@ impl<S> Timeline<S> {
 
     /// Whether `handle` names an armed timer.
     pub fn is_armed(&self, handle: TimerHandle) -> bool {
-        self.slots
-            .get(handle.slot as usize)
-            .is_some_and(|s| s.generation == handle.generation && s.timer.is_some())
+        handle.timeline == self.id
+            && self
+                .slots
+                .get(handle.slot as usize)
+                .is_some_and(|s| s.generation == handle.generation && s.timer.is_some())
     }
 
     /// Moves an empty timeline's time forward to `to` without advancing it:
@@ -271,6 +288,8 @@ impl<S> Timeline<S> {
         }
         self.advancing = false;
         self.heap.extend(self.incoming.drain(..).map(Reverse));
+        // Callbacks may have cancelled timers while compaction had to wait.
+        self.compact_if_stale();
     }
 
     /// Repairs the timeline after a timer's callback panicked: timers armed
@@ -293,6 +312,7 @@ impl<S> Timeline<S> {
                 self.stale += 1;
             }
         }
+        self.compact_if_stale();
     }
 
     /// Runs one due timer: re-arms it first (so its callback can cancel it),
@@ -328,6 +348,7 @@ impl<S> Timeline<S> {
             self.armed -= 1;
         }
         let handle = TimerHandle {
+            timeline: self.id,
             slot: entry.slot,
             generation: entry.generation,
         };
@@ -381,7 +402,11 @@ impl<S> Timeline<S> {
             self.heap.push(Reverse(entry));
         }
         self.armed += 1;
-        TimerHandle { slot, generation }
+        TimerHandle {
+            timeline: self.id,
+            slot,
+            generation,
+        }
     }
 
     fn is_current(&self, entry: &Entry) -> bool {
@@ -532,3 +557,33 @@ impl fmt::Display for TimerError {
 }
 
 impl std::error::Error for TimerError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timers_cancelled_from_inside_callbacks_leave_no_heap_entries_behind() {
+        // Cancel and re-arm a day-long one-shot every 10 ms: two timers are
+        // armed throughout, so the heap must stay near two entries.
+        let mut timeline = Timeline::<Option<TimerHandle>>::new();
+        timeline
+            .every(Duration::from_millis(10), |pending, fire| {
+                if let Some(handle) = pending.take() {
+                    fire.cancel(handle);
+                }
+                *pending = Some(fire.after(Duration::from_secs(86_400), |_, _| {}).unwrap());
+            })
+            .unwrap();
+        let mut pending = None;
+        for _ in 0..10_000 {
+            timeline.advance(&mut pending, Duration::from_millis(10));
+        }
+        assert_eq!(timeline.len(), 2);
+        assert!(
+            timeline.heap.len() <= 2 * 64 + 2,
+            "{} heap entries for 2 armed timers",
+            timeline.heap.len()
+        );
+    }
+}

@@ -311,3 +311,35 @@ fn a_standalone_timeline_repairs_itself_at_the_next_advance_after_a_panic() {
     assert_eq!(log, ["fired"]);
     assert!(timeline.is_empty());
 }
+
+#[test]
+fn a_handle_only_ever_acts_on_the_timeline_that_made_it() {
+    let mut game_loop = Loop::<Vec<&'static str>>::builder()
+        .clock(ManualClock::new())
+        .build()
+        .unwrap();
+    let real = game_loop.real().after(ms(100), |_, _| {}).unwrap();
+    let sim = game_loop
+        .sim()
+        .after(ms(100), |log, _| log.push("sim"))
+        .unwrap();
+    assert!(
+        !game_loop.sim().cancel(real),
+        "a real handle on the sim timeline"
+    );
+    assert!(!game_loop.sim().is_armed(real));
+    assert!(game_loop.sim().is_armed(sim), "the sim timer is untouched");
+    assert!(
+        !game_loop.real().cancel(sim),
+        "a sim handle on the real timeline"
+    );
+    assert!(game_loop.real().is_armed(real));
+
+    let mut first = Timeline::<()>::new();
+    let mut second = Timeline::<()>::new();
+    let handle = first.every(ms(1), |(), _| {}).unwrap();
+    let other = second.every(ms(1), |(), _| {}).unwrap();
+    assert_ne!(handle, other, "equal slots, different timelines");
+    assert!(!second.cancel(handle));
+    assert_eq!((first.len(), second.len()), (1, 1));
+}

@@ -1,0 +1,224 @@
+//! The planner under any configuration and any sequence of frames, setters,
+//! catch-ups and hidden frames: every plan keeps the conservation law, a
+//! blend factor in [0, 1) and consecutive ticks, and the same input gives
+//! the same plans twice.
+#![no_main]
+
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use arbitrary::Arbitrary;
+use evenstep_core::{
+    FrameLoop, FramePlan, FrameRateGovernor, Nanos, Pacing, Speed, StepBudget, Timestamp, Timestep,
+};
+use libfuzzer_sys::fuzz_target;
+
+#[derive(Arbitrary, Debug, Clone, Copy)]
+enum PacingChoice {
+    Off,
+    Centred,
+    Snapped(u32),
+}
+
+impl PacingChoice {
+    fn pacing(self) -> Pacing {
+        match self {
+            PacingChoice::Off => Pacing::OFF,
+            PacingChoice::Centred => Pacing::CENTRED,
+            PacingChoice::Snapped(micros) => {
+                Pacing::snapped(Duration::from_micros(u64::from(micros))).unwrap_or(Pacing::OFF)
+            }
+        }
+    }
+}
+
+#[derive(Arbitrary, Debug, Clone, Copy)]
+enum Op {
+    Forward(u32),
+    ForwardFar(u64),
+    Backward(u32),
+    At(u64),
+    Hidden(u32),
+    Speed(u16, u16),
+    SpeedF64(f64),
+    Queue(u32),
+    Resync(u64),
+    Reset(u64),
+    CatchUp(u64),
+    Pacing(PacingChoice),
+    Cap(u32),
+    Budget(u32),
+    SetTick(u64),
+}
+
+#[derive(Arbitrary, Debug)]
+struct Input {
+    steps: u32,
+    per_seconds: u32,
+    budget: u32,
+    start: u64,
+    pacing: PacingChoice,
+    ops: Vec<Op>,
+}
+
+/// The accounting of one run since the last reset, in accumulator units.
+#[derive(Default)]
+struct Ledger {
+    start_bank: i128,
+    submitted: i128,
+    shifted: i128,
+    executed: i128,
+    dropped: i128,
+}
+
+fn run(input: &Input) -> Vec<FramePlan> {
+    let timestep = Timestep::from_ratio(input.steps, input.per_seconds).unwrap_or(Timestep::HZ_60);
+    let budget = StepBudget::try_new(input.budget).unwrap_or(StepBudget::DEFAULT);
+    let per_step = i128::from(timestep.units_per_step());
+    let mut frames = FrameLoop::new(timestep, budget, Timestamp::from_nanos(input.start))
+        .with_pacing(input.pacing.pacing());
+    let mut governor = FrameRateGovernor::new();
+    let mut ledger = Ledger {
+        start_bank: i128::from(frames.remainder_units()),
+        ..Ledger::default()
+    };
+    let mut now = input.start;
+    let mut plans = Vec::new();
+    for &op in &input.ops {
+        let tick_before = frames.tick();
+        let plan = match op {
+            Op::Forward(by) => {
+                now = now.saturating_add(u64::from(by));
+                frames.begin_frame(Timestamp::from_nanos(now))
+            }
+            Op::ForwardFar(by) => {
+                now = now.saturating_add(by);
+                frames.begin_frame(Timestamp::from_nanos(now))
+            }
+            Op::Backward(by) => {
+                now = now.saturating_sub(u64::from(by));
+                frames.begin_frame(Timestamp::from_nanos(now))
+            }
+            Op::At(at) => {
+                now = at;
+                frames.begin_frame(Timestamp::from_nanos(now))
+            }
+            Op::Hidden(by) => {
+                now = now.saturating_add(u64::from(by));
+                frames.begin_hidden_frame(Timestamp::from_nanos(now))
+            }
+            Op::CatchUp(span) => frames.catch_up(Nanos::from_nanos(span)),
+            Op::Speed(num, den) => {
+                if let Ok(speed) = Speed::new(num, den) {
+                    frames.set_speed(speed);
+                }
+                continue;
+            }
+            Op::SpeedF64(speed) => {
+                if let Ok(speed) = Speed::from_f64(speed) {
+                    frames.set_speed(speed);
+                }
+                continue;
+            }
+            Op::Queue(count) => {
+                frames.queue_steps(count);
+                continue;
+            }
+            Op::Resync(by) => {
+                now = now.saturating_add(by);
+                frames.resync(Timestamp::from_nanos(now));
+                continue;
+            }
+            Op::Reset(at) => {
+                now = at;
+                frames.reset(Timestamp::from_nanos(now));
+                ledger = Ledger {
+                    start_bank: i128::from(frames.remainder_units()),
+                    ..Ledger::default()
+                };
+                continue;
+            }
+            Op::Pacing(choice) => {
+                frames.set_pacing(choice.pacing());
+                continue;
+            }
+            Op::Cap(fps) => {
+                frames.set_render_cap(NonZeroU32::new(fps));
+                continue;
+            }
+            Op::Budget(steps) => {
+                if let Ok(budget) = StepBudget::try_new(steps) {
+                    frames.set_budget(budget);
+                }
+                continue;
+            }
+            Op::SetTick(tick) => {
+                frames.set_tick(tick);
+                continue;
+            }
+        };
+        check_plan(&plan, &frames, tick_before, per_step);
+        ledger.submitted += i128::try_from(plan.scaled_units()).expect("a frame's units fit");
+        ledger.shifted += plan.phase_shift_units();
+        ledger.executed += i128::from(plan.steps_run() - plan.steps_queued()) * per_step;
+        ledger.dropped += i128::try_from(plan.dropped_units()).expect("dropped units fit");
+        governor.observe(&plan, frames.refresh_period());
+        let _ = governor.max_fps();
+        plans.push(plan);
+    }
+    let banked = i128::from(frames.remainder_units());
+    assert!(banked < per_step, "the bank holds less than a step");
+    assert_eq!(
+        ledger.submitted + ledger.shifted + ledger.start_bank + frames.pending_phase_shift_units(),
+        ledger.executed + ledger.dropped + banked,
+        "every submitted unit is executed, dropped or banked"
+    );
+    plans
+}
+
+fn check_plan(plan: &FramePlan, frames: &FrameLoop, tick_before: u64, per_step: i128) {
+    let alpha = plan.alpha().as_f64();
+    assert!((0.0..1.0).contains(&alpha), "alpha {alpha}");
+    let alpha = plan.alpha().as_f32();
+    assert!((0.0..1.0).contains(&alpha), "alpha {alpha}");
+    assert_eq!(
+        plan.first_tick(),
+        tick_before,
+        "a plan starts at the next tick"
+    );
+    assert_eq!(plan.end_tick(), plan.first_tick() + plan.steps_run());
+    assert_eq!(
+        frames.tick(),
+        plan.end_tick(),
+        "the tick rises by the steps run"
+    );
+    assert!(plan.steps_queued() <= plan.steps_run());
+    // More than u64::MAX steps dropped in one frame (a nanosecond step, a
+    // high speed and a jump of centuries) cannot be counted in a u64; the
+    // units stay exact, and the conservation law below checks them. (The
+    // count is to saturate there: `tests/hostile_input.rs` in the core pins
+    // that, ignored until the planner rewrite.)
+    if plan.dropped_units() / per_step.unsigned_abs() <= u128::from(u64::MAX) {
+        assert_eq!(
+            i128::try_from(plan.dropped_units()).expect("dropped units fit"),
+            i128::from(plan.steps_dropped()) * per_step
+        );
+    }
+    assert_eq!(plan.remainder_units(), frames.remainder_units());
+    let mut steps = plan.steps();
+    assert_eq!(steps.len() as u64, plan.steps_run());
+    for (k, step) in steps.by_ref().take(64).enumerate() {
+        assert_eq!(
+            step.tick(),
+            plan.first_tick() + k as u64,
+            "steps are consecutive"
+        );
+        assert_eq!(step.sim_time(), plan.timestep().sim_time(step.tick()));
+    }
+}
+
+fuzz_target!(|input: Input| {
+    let first = run(&input);
+    let second = run(&input);
+    assert_eq!(first, second, "the planner is a function of its input");
+});
