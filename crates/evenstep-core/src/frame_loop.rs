@@ -240,6 +240,7 @@ impl FrameLoop {
             raw,
             scaled_units: u128::from(units),
             dropped_units: u128::from(due - run) * u128::from(per_step),
+            dropped: due - run,
             due,
             run,
             queued: 0,
@@ -319,10 +320,12 @@ impl FrameLoop {
         let room = u64::MAX - self.tick;
         let run = due.min(limit).min(u128::from(room)) as u64;
         let clamped = due > u128::from(run);
-        let queued = if take_queue {
-            core::mem::take(&mut self.queued).min(room - run)
+        let (queued, refused) = if take_queue {
+            let asked = core::mem::take(&mut self.queued);
+            let queued = asked.min(room - run);
+            (queued, asked - queued)
         } else {
-            0
+            (0, 0)
         };
         let first_tick = self.tick;
         self.tick += run + queued;
@@ -340,6 +343,9 @@ impl FrameLoop {
             scaled_units: deposit.scaled_units,
             dropped_units: (due - u128::from(run)) * u128::from(per_step),
             due: u64::try_from(due).unwrap_or(u64::MAX),
+            dropped: u64::try_from(due - u128::from(run))
+                .unwrap_or(u64::MAX)
+                .saturating_add(refused),
             run,
             queued,
             first_tick,

@@ -39,6 +39,9 @@ pub struct FramePlan {
     pub(crate) scaled_units: u128,
     pub(crate) dropped_units: u128,
     pub(crate) due: u64,
+    /// Steps refused: due steps over the budget, and steps (queued ones
+    /// included) with no tick number left; saturating.
+    pub(crate) dropped: u64,
     pub(crate) run: u64,
     pub(crate) queued: u64,
     pub(crate) first_tick: u64,
@@ -83,10 +86,12 @@ impl FramePlan {
         self.queued
     }
 
-    /// How many due steps the budget refused. Their time is dropped, never
-    /// banked.
+    /// How many steps were refused: due steps over the budget, whose time
+    /// is dropped and never banked, and steps, queued ones included, past the
+    /// end of tick numbering (see [`FrameLoop::tick`](crate::FrameLoop::tick)).
+    /// Saturates at `u64::MAX`.
     pub const fn steps_dropped(&self) -> u64 {
-        self.due.saturating_sub(self.run)
+        self.dropped
     }
 
     /// The simulation time the budget dropped this frame, rounded down to

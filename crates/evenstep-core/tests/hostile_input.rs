@@ -61,7 +61,6 @@ fn a_refused_speed_is_named_briefly() {
 }
 
 #[test]
-#[ignore = "fixed with the planner rewrite"]
 fn a_governor_told_of_a_zero_refresh_period_answers_without_dividing_by_zero() {
     let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO);
     let mut governor = FrameRateGovernor::new();
@@ -73,7 +72,6 @@ fn a_governor_told_of_a_zero_refresh_period_answers_without_dividing_by_zero() {
 }
 
 #[test]
-#[ignore = "fixed with the planner rewrite"]
 fn queued_steps_past_the_end_of_tick_numbering_are_reported_as_dropped() {
     let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO);
     frames.set_tick(u64::MAX - 2);
@@ -89,7 +87,6 @@ fn queued_steps_past_the_end_of_tick_numbering_are_reported_as_dropped() {
 }
 
 #[test]
-#[ignore = "fixed with the planner rewrite"]
 fn more_steps_dropped_than_a_u64_counts_saturate_the_count_instead_of_wrapping() {
     // A 2.6 ns step at 254x speed, and a jump of 16 years: 4.9e19 steps are
     // due, more than u64::MAX.

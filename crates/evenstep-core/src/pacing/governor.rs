@@ -69,7 +69,8 @@ impl FrameRateGovernor {
     /// ([`FrameLoop::refresh_period`](crate::FrameLoop::refresh_period));
     /// until there is one, nothing changes.
     pub fn observe(&mut self, plan: &FramePlan, refresh_period: Option<Nanos>) {
-        let Some(period) = refresh_period else {
+        // A zero period is no estimate: nothing refreshes that fast.
+        let Some(period) = refresh_period.filter(|period| *period != Nanos::ZERO) else {
             return;
         };
         self.period = Some(period);
