@@ -534,9 +534,16 @@ impl<S> Loop<S> {
         }
     }
 
-    /// When the bank reaches one whole step at the planner's speed, if it
-    /// ever does.
-    fn next_step_due(&self) -> Option<Timestamp> {
+    /// The instant the next fixed step is due: when the bank reaches one
+    /// whole step at the current speed, measured from the previous pump and
+    /// rounded up to the nanosecond, so a pump at that instant runs it.
+    /// `None` while paused (or at speed zero), and when the loop is not
+    /// running. [`next_due`](Loop::next_due) is the earliest of this and
+    /// everything else that is due.
+    pub fn next_step_due(&self) -> Option<Timestamp> {
+        if !self.is_running() {
+            return None;
+        }
         let speed = self.frames.speed();
         if speed.is_paused() || self.frames.tick() == u64::MAX {
             return None;
@@ -865,6 +872,12 @@ impl<S> Loop<S> {
     /// Whether the loop is paused (as of the latest pump).
     pub fn is_paused(&self) -> bool {
         self.paused
+    }
+
+    /// The loop's clock: the time base of every pump, of
+    /// [`next_due`](Loop::next_due), and of the cost timings.
+    pub fn clock(&self) -> &dyn Clock {
+        &*self.clock
     }
 
     /// The planner, for reading its state.

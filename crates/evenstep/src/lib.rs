@@ -105,17 +105,20 @@
 
 mod clock;
 mod context;
+mod cpu;
 mod driver;
 mod ease;
 mod jobs;
 mod lerp;
 mod replay;
+mod runner;
 mod stats;
 mod timeline;
 mod tween;
 
 pub use clock::{Clock, ManualClock, MonotonicClock};
 pub use context::{Control, RenderContext, StepContext};
+pub use cpu::process_cpu_time;
 pub use driver::{
     CatchUp, ConfigError, Loop, LoopBuilder, Pump, PumpKind, PumpReport, SubscriberId,
 };
@@ -131,6 +134,9 @@ pub use lerp::{Interpolated, Lerp};
 pub use replay::LoadError;
 pub use replay::{
     Divergence, Input, InputLog, OutOfOrder, ReplayError, ReplayReport, ReplaySource, replay,
+};
+pub use runner::{
+    Lateness, ManualSleep, PreciseSleep, RunReport, Runner, RunnerThread, Sleep, StopHandle,
 };
 pub use stats::LoopStats;
 pub use timeline::{Fire, Timeline, TimerError, TimerHandle};

@@ -111,17 +111,18 @@ const TOP_EXP: u32 = 36;
 /// One bucket per sub-range of each power of two below 2³⁶, and one above.
 const BUCKETS: usize = SUB + (TOP_EXP - SUB_BITS) as usize * SUB + 1;
 
-/// A fixed-size log-linear histogram of gaps. Each bucket keeps its count and
-/// the largest value it has seen, which is what a percentile reports.
+/// A fixed-size log-linear histogram of gaps (and of a runner's lateness).
+/// Each bucket keeps its count and the largest value it has seen, which is
+/// what a percentile reports.
 #[derive(Clone)]
-struct GapHistogram {
+pub(crate) struct GapHistogram {
     counts: [u64; BUCKETS],
     max: [u64; BUCKETS],
     total: u64,
 }
 
 impl GapHistogram {
-    fn new() -> GapHistogram {
+    pub(crate) fn new() -> GapHistogram {
         GapHistogram {
             counts: [0; BUCKETS],
             max: [0; BUCKETS],
@@ -142,7 +143,7 @@ impl GapHistogram {
     }
 
     #[inline]
-    fn record(&mut self, value: Nanos) {
+    pub(crate) fn record(&mut self, value: Nanos) {
         let value = value.as_nanos();
         let b = GapHistogram::bucket(value);
         // A count of 2⁶⁴ paints is never reached: wrapping cannot happen.
@@ -153,7 +154,7 @@ impl GapHistogram {
 
     /// The largest value in the bucket holding the sample of rank
     /// `ceil(p · total)`.
-    fn percentile(&self, per_mille: u64) -> Nanos {
+    pub(crate) fn percentile(&self, per_mille: u64) -> Nanos {
         if self.total == 0 {
             return Nanos::ZERO;
         }
@@ -168,7 +169,12 @@ impl GapHistogram {
         Nanos::from_nanos(self.max[BUCKETS - 1])
     }
 
-    fn clear(&mut self) {
+    /// Values recorded.
+    pub(crate) fn total(&self) -> u64 {
+        self.total
+    }
+
+    pub(crate) fn clear(&mut self) {
         self.counts = [0; BUCKETS];
         self.max = [0; BUCKETS];
         self.total = 0;
