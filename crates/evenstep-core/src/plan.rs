@@ -70,6 +70,22 @@ impl FramePlan {
         self.run.saturating_add(self.queued)
     }
 
+    /// How many steps the bank paid for and this frame runs: the steps
+    /// [`steps_run`](FramePlan::steps_run) takes from elapsed time, queued
+    /// steps not included. These are the steps the conservation law calls
+    /// executed ([`executed_units`](FramePlan::executed_units)).
+    pub const fn steps_from_bank(&self) -> u64 {
+        self.run
+    }
+
+    /// The time the steps paid for by the bank execute, in accumulator
+    /// units (exact): [`steps_from_bank`](FramePlan::steps_from_bank) whole
+    /// steps. The conservation law's executed term: scaled units plus phase
+    /// shift equal executed plus dropped plus the change in the bank.
+    pub const fn executed_units(&self) -> u128 {
+        self.run as u128 * self.timestep.units_per_step() as u128
+    }
+
     /// How many whole steps the elapsed time paid for, before the budget
     /// (queued steps not included). Saturates at `u64::MAX`.
     pub const fn steps_due(&self) -> u64 {

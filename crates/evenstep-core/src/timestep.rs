@@ -54,6 +54,12 @@ pub struct Timestep {
 }
 
 impl Timestep {
+    /// 10 steps a second (a slow server tick).
+    pub const HZ_10: Timestep = Timestep::must(10, 1);
+    /// 15 steps a second.
+    pub const HZ_15: Timestep = Timestep::must(15, 1);
+    /// 20 steps a second (a common server tick).
+    pub const HZ_20: Timestep = Timestep::must(20, 1);
     /// 24 steps a second.
     pub const HZ_24: Timestep = Timestep::must(24, 1);
     /// 25 steps a second.

@@ -6,6 +6,7 @@
 //! takes effect at once.
 
 use std::cell::Cell;
+use std::time::Duration;
 
 use evenstep_core::{Alpha, Nanos, Speed, Timestamp, Timestep};
 
@@ -97,8 +98,18 @@ pub struct StepContext<'a> {
 }
 
 impl StepContext<'_> {
-    /// The fixed step, the same for every update of the loop's life.
-    pub fn dt(&self) -> Timestep {
+    /// The fixed step as a duration, rounded down to the nanosecond (a 60 Hz
+    /// step is 16,666,666⅔ ns, given as 16,666,666): for display and for
+    /// APIs that take a [`Duration`]. Rules take
+    /// [`dt_secs_f64`](StepContext::dt_secs_f64), and the exact step is
+    /// [`timestep`](StepContext::timestep).
+    pub fn dt(&self) -> Duration {
+        self.timestep.dt_nanos_floor().as_duration()
+    }
+
+    /// The fixed step, exact: the same for every update until the game
+    /// changes the step rate.
+    pub fn timestep(&self) -> Timestep {
         self.timestep
     }
 
@@ -156,6 +167,11 @@ impl RenderContext<'_> {
     /// The blend factor as an `f32`.
     pub fn alpha_f32(&self) -> f32 {
         self.alpha.as_f32()
+    }
+
+    /// The blend factor as an `f64`.
+    pub fn alpha_f64(&self) -> f64 {
+        self.alpha.as_f64()
     }
 
     /// Simulation time at the drawn moment, between steps:

@@ -87,8 +87,10 @@ pub struct PumpReport {
 pub struct CatchUp {
     /// Fixed steps run.
     pub steps: u64,
-    /// Simulation time banked for the next frame (under one step).
-    pub banked: Nanos,
+    /// The whole bank after the catch-up, under one step: what this
+    /// catch-up left of its span together with any time banked before it.
+    /// The next frame's steps start from it.
+    pub remainder: Nanos,
     /// Whether the loop was stopped from inside the catch-up.
     pub stopped: bool,
 }
@@ -707,7 +709,7 @@ impl<S> Loop<S> {
         self.in_pump = false;
         Some(CatchUp {
             steps,
-            banked: plan.remainder(),
+            remainder: plan.remainder(),
             stopped,
         })
     }
