@@ -20,6 +20,7 @@ use crate::{Clock, MonotonicClock, Timeline};
 type Update<S> = Box<dyn FnMut(&mut S, &StepContext<'_>)>;
 type Render<S> = Box<dyn FnMut(&S, &RenderContext<'_>)>;
 type Stall<S> = Box<dyn FnMut(&mut S, &FramePlan)>;
+type Hook<S> = Box<dyn FnMut(&mut S, &FramePlan)>;
 
 /// Which kind of frame a pump is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -116,12 +117,18 @@ enum Run {
 /// 3. requested jobs run, once each, in creation order;
 /// 4. the scaled elapsed time goes to the planner; the step budget clamps it,
 ///    and a clamp calls the stall hook with the plan;
-/// 5. for each fixed step: the [`sim`](Loop::sim) timeline advances to the
+/// 5. the [before-steps hooks](Loop::on_before_steps) run with the plan, in
+///    registration order (a network session polls its sockets here);
+/// 6. for each fixed step: the [`sim`](Loop::sim) timeline advances to the
 ///    step's end, the update subscribers run in registration order, and the
 ///    tick rises by one (the planner numbers the steps: see
 ///    [`tick`](Loop::tick));
-/// 6. on a paint pump, the render subscribers run in registration order;
-/// 7. statistics are recorded.
+/// 7. the [after-steps hooks](Loop::on_after_steps) run with the plan, in
+///    registration order (a network session sends here);
+/// 8. on a paint pump, the render subscribers run in registration order;
+/// 9. statistics are recorded.
+///
+/// Hooks run on every pump that runs, with or without steps, paused too.
 ///
 /// # Driving the loop
 ///
@@ -204,7 +211,12 @@ pub struct Loop<S> {
     jobs: Jobs<S>,
     updates: Vec<(SubscriberId, Update<S>)>,
     renders: Vec<(SubscriberId, Render<S>)>,
+    before_steps: Vec<(SubscriberId, Hook<S>)>,
+    after_steps: Vec<(SubscriberId, Hook<S>)>,
     on_stall: Option<Stall<S>>,
+    /// The budget as a span of simulation, when it was given so: the
+    /// budget in steps follows it across changes of the step.
+    budget_window: Option<Duration>,
     next_id: u64,
     stats: Box<Collector>,
     /// True while a pump runs; still true at the next call only if a
@@ -278,12 +290,68 @@ impl<S> Loop<S> {
         id
     }
 
-    /// Removes an update or render subscriber. Returns whether it was there.
+    /// Adds a hook that runs on every pump after the plan is made and
+    /// before its steps (step 5 of the pump order), with the plan, in
+    /// registration order: a network session polls its sockets and feeds
+    /// the inputs of the steps about to run. It runs on pumps with no step
+    /// too, and while paused.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use evenstep::{Loop, ManualClock, PumpKind};
+    ///
+    /// #[derive(Default)]
+    /// struct Session { log: Vec<String> }
+    ///
+    /// let clock = ManualClock::new();
+    /// let mut game_loop = Loop::<Session>::builder().clock(clock.clone()).build()?;
+    /// game_loop.on_before_steps(|s, plan| s.log.push(format!("poll for {}", plan.steps_run())));
+    /// game_loop.on_update(|s, step| s.log.push(format!("step {}", step.tick())));
+    /// game_loop.on_after_steps(|s, _| s.log.push("send".into()));
+    /// game_loop.start();
+    /// clock.advance(Duration::from_millis(20));
+    /// let mut session = Session::default();
+    /// let _ = game_loop.pump(&mut session, PumpKind::Tick);
+    /// assert_eq!(session.log, ["poll for 1", "step 0", "send"]);
+    /// # Ok::<(), evenstep::ConfigError>(())
+    /// ```
+    pub fn on_before_steps<F>(&mut self, hook: F) -> SubscriberId
+    where
+        F: FnMut(&mut S, &FramePlan) + 'static,
+    {
+        let id = self.next_subscriber();
+        self.before_steps.push((id, Box::new(hook)));
+        id
+    }
+
+    /// Adds a hook that runs on every pump after its steps (step 7 of the
+    /// pump order) and before the renders, with the plan, in registration
+    /// order: a network session sends what the steps produced. It runs on
+    /// pumps with no step too, and while paused; not after a `stop` from an
+    /// update, which ends the pump at once.
+    pub fn on_after_steps<F>(&mut self, hook: F) -> SubscriberId
+    where
+        F: FnMut(&mut S, &FramePlan) + 'static,
+    {
+        let id = self.next_subscriber();
+        self.after_steps.push((id, Box::new(hook)));
+        id
+    }
+
+    /// Removes an update, render or hook subscriber. Returns whether it was
+    /// there.
     pub fn remove(&mut self, id: SubscriberId) -> bool {
-        let before = self.updates.len() + self.renders.len();
+        let count = |l: &Loop<S>| {
+            l.updates.len() + l.renders.len() + l.before_steps.len() + l.after_steps.len()
+        };
+        let before = count(self);
         self.updates.retain(|(i, _)| *i != id);
         self.renders.retain(|(i, _)| *i != id);
-        before != self.updates.len() + self.renders.len()
+        self.before_steps.retain(|(i, _)| *i != id);
+        self.after_steps.retain(|(i, _)| *i != id);
+        before != count(self)
     }
 
     /// Sets the hook called when the step budget drops time, with the plan
@@ -386,6 +454,48 @@ impl<S> Loop<S> {
     /// while paused.
     pub fn queue_steps(&mut self, count: u32) {
         self.control.queue_steps(count);
+    }
+
+    /// Sets the step budget, in steps, from the next pump: the most steps
+    /// one pump runs at normal speed (see [`StepBudget`]). It stays this
+    /// many steps if the step rate changes.
+    pub fn set_budget(&mut self, budget: StepBudget) {
+        self.budget_window = None;
+        self.frames.set_budget(budget);
+    }
+
+    /// Sets the step budget as a span of simulation, from the next pump:
+    /// the fewest whole steps that cover `window` at the current step
+    /// ([`StepBudget::covering`]), and again at each change of the step
+    /// rate, so the budget can never disagree with the step.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use evenstep::{Loop, ManualClock, Timestep};
+    ///
+    /// let mut game_loop = Loop::<()>::builder().clock(ManualClock::new()).build()?;
+    /// game_loop.set_budget_window(Duration::from_millis(250));
+    /// assert_eq!(game_loop.budget().get(), 15); // 60 Hz
+    /// # Ok::<(), evenstep::ConfigError>(())
+    /// ```
+    pub fn set_budget_window(&mut self, window: Duration) {
+        self.budget_window = Some(window);
+        self.frames
+            .set_budget(StepBudget::covering(window, self.frames.timestep()));
+    }
+
+    /// The step budget in steps.
+    pub fn budget(&self) -> StepBudget {
+        self.frames.budget()
+    }
+
+    /// The budget's span of simulation, if it was given as one
+    /// ([`set_budget_window`](Loop::set_budget_window) or
+    /// [`LoopBuilder::budget_window`]).
+    pub fn budget_window(&self) -> Option<Duration> {
+        self.budget_window
     }
 
     /// Sets the frame pacing (see [`Pacing`]); takes effect at the next pump.
@@ -619,12 +729,24 @@ impl<S> Loop<S> {
             }
         }
 
-        // 5. The fixed steps.
+        // 5. Hooks before the steps.
+        for (_, hook) in &mut self.before_steps {
+            hook(state, &plan);
+        }
+
+        // 6. The fixed steps.
         let steps = self.run_steps(state, plan.timestep());
         let stopped = self.control.stop_requested();
+
+        // 7. Hooks after the steps, unless an update stopped the loop.
+        if !stopped {
+            for (_, hook) in &mut self.after_steps {
+                hook(state, &plan);
+            }
+        }
         let update_end = self.clock.now();
 
-        // 6. Paint, unless the render cap skips this frame.
+        // 8. Paint, unless the render cap skips this frame.
         let rendered = kind == PumpKind::Paint && !stopped && plan.render();
         if rendered {
             let frame = RenderContext {
@@ -648,7 +770,7 @@ impl<S> Loop<S> {
             update_end
         };
 
-        // 7. Statistics.
+        // 9. Statistics.
         self.stats.record(&PumpSample {
             now,
             real_time: self.real_time,
@@ -915,11 +1037,12 @@ impl<S> fmt::Debug for Loop<S> {
 ///
 /// let game_loop = Loop::<()>::builder()
 ///     .clock(ManualClock::new())
-///     .timestep(Timestep::from_hz(20)?)
-///     .budget(StepBudget::covering(Duration::from_millis(250), Timestep::from_hz(20)?))
+///     .budget_window(Duration::from_millis(250)) // in steps of the loop's timestep
+///     .timestep(Timestep::HZ_20)
 ///     .warmup_frames(0)
 ///     .build()?;
-/// assert_eq!(game_loop.timestep(), Timestep::from_hz(20)?);
+/// assert_eq!(game_loop.timestep(), Timestep::HZ_20);
+/// assert_eq!(game_loop.budget(), StepBudget::try_new(5)?);
 ///
 /// let refused = Loop::<()>::builder().absence_threshold(Duration::ZERO).build();
 /// assert!(refused.is_err());
@@ -930,7 +1053,7 @@ pub struct LoopBuilder<S> {
     state: PhantomData<fn(&mut S)>,
     clock: Option<Box<dyn Clock>>,
     timestep: Timestep,
-    budget: StepBudget,
+    budget: Budget,
     speed: Speed,
     pacing: Pacing,
     render_cap: Option<NonZeroU32>,
@@ -946,7 +1069,7 @@ impl<S> LoopBuilder<S> {
             state: PhantomData,
             clock: None,
             timestep: Timestep::HZ_60,
-            budget: StepBudget::DEFAULT,
+            budget: Budget::Steps(StepBudget::DEFAULT),
             speed: Speed::NORMAL,
             pacing: Pacing::CENTRED,
             render_cap: None,
@@ -969,9 +1092,20 @@ impl<S> LoopBuilder<S> {
         self
     }
 
-    /// The most steps one pump may run at normal speed (default: 5).
+    /// The most steps one pump may run at normal speed (default: 5). The
+    /// later of this and [`budget_window`](LoopBuilder::budget_window) wins.
     pub fn budget(mut self, budget: StepBudget) -> LoopBuilder<S> {
-        self.budget = budget;
+        self.budget = Budget::Steps(budget);
+        self
+    }
+
+    /// The budget as a span of simulation: the fewest whole steps that
+    /// cover `window` at the loop's step, whatever order
+    /// [`timestep`](LoopBuilder::timestep) and this are called in, and again
+    /// whenever the step rate changes (see [`Loop::set_budget_window`]). The
+    /// later of this and [`budget`](LoopBuilder::budget) wins.
+    pub fn budget_window(mut self, window: Duration) -> LoopBuilder<S> {
+        self.budget = Budget::Window(window);
         self
     }
 
@@ -1045,8 +1179,12 @@ impl<S> LoopBuilder<S> {
         let clock = self
             .clock
             .unwrap_or_else(|| Box::new(MonotonicClock::new()));
+        let (budget, budget_window) = match self.budget {
+            Budget::Steps(budget) => (budget, None),
+            Budget::Window(window) => (StepBudget::covering(window, self.timestep), Some(window)),
+        };
         let mut frames =
-            FrameLoop::new(self.timestep, self.budget, Timestamp::ZERO).with_pacing(self.pacing);
+            FrameLoop::new(self.timestep, budget, Timestamp::ZERO).with_pacing(self.pacing);
         frames.set_speed(self.speed);
         frames.set_render_cap(self.render_cap);
         Ok(Loop {
@@ -1064,7 +1202,10 @@ impl<S> LoopBuilder<S> {
             jobs: Jobs::new(),
             updates: Vec::new(),
             renders: Vec::new(),
+            before_steps: Vec::new(),
+            after_steps: Vec::new(),
             on_stall: None,
+            budget_window,
             next_id: 0,
             stats: Box::new(Collector::new(StatsConfig {
                 warmup_frames: self.warmup_frames,
@@ -1076,6 +1217,13 @@ impl<S> LoopBuilder<S> {
             in_flight: InFlight::idle(0),
         })
     }
+}
+
+/// The budget as the builder was given it.
+#[derive(Clone, Copy, Debug)]
+enum Budget {
+    Steps(StepBudget),
+    Window(Duration),
 }
 
 impl<S> Default for LoopBuilder<S> {
