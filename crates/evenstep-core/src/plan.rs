@@ -6,6 +6,7 @@
 
 use core::iter::FusedIterator;
 
+use crate::timestep::SimEpoch;
 use crate::{Alpha, Nanos, Speed, Timestep};
 
 /// The work for one frame: how many fixed steps to run, how many the budget
@@ -42,6 +43,8 @@ pub struct FramePlan {
     pub(crate) run: u64,
     pub(crate) queued: u64,
     pub(crate) first_tick: u64,
+    /// Where simulation time stood when the step last changed.
+    pub(crate) epoch: SimEpoch,
     pub(crate) remainder: u64,
     pub(crate) clamped: bool,
     pub(crate) phase_shift: i128,
@@ -61,6 +64,7 @@ impl FramePlan {
             next: self.first_tick,
             left: self.steps_run(),
             timestep: self.timestep,
+            epoch: self.epoch,
         }
     }
 
@@ -197,10 +201,12 @@ impl FramePlan {
         self.speed
     }
 
-    /// Simulation time at the end of this frame's steps
-    /// (`end_tick · dt`, exact, rounded down to the nanosecond).
+    /// Simulation time at the end of this frame's steps (`end_tick · dt`
+    /// for a planner whose step never changed; see
+    /// [`FrameLoop::simulated`](crate::FrameLoop::simulated)), exact,
+    /// rounded down to the nanosecond.
     pub const fn sim_time(&self) -> Nanos {
-        self.timestep.sim_time(self.end_tick())
+        self.epoch.sim_time(self.end_tick(), self.timestep)
     }
 }
 
@@ -215,6 +221,7 @@ pub struct Steps {
     /// a caller's loop then needs one counter, not two.
     left: u64,
     timestep: Timestep,
+    epoch: SimEpoch,
 }
 
 impl Iterator for Steps {
@@ -229,6 +236,7 @@ impl Iterator for Steps {
         let step = Step {
             tick: self.next,
             timestep: self.timestep,
+            epoch: self.epoch,
         };
         // `next + left` never exceeds `u64::MAX` (see `FramePlan::steps`).
         self.next = self.next.wrapping_add(1);
@@ -252,6 +260,7 @@ impl DoubleEndedIterator for Steps {
         Some(Step {
             tick: self.next + self.left,
             timestep: self.timestep,
+            epoch: self.epoch,
         })
     }
 }
@@ -261,11 +270,14 @@ impl FusedIterator for Steps {}
 
 /// One fixed step: which tick it is and how long it lasts.
 ///
-/// Every step of a loop has the same `dt`, forever.
+/// Every step of a loop has the same `dt`, until the game itself changes
+/// the step rate ([`FrameLoop::set_timestep`](crate::FrameLoop::set_timestep)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Step {
     tick: u64,
     timestep: Timestep,
+    /// Where simulation time stood when the step last changed.
+    epoch: SimEpoch,
 }
 
 impl Step {
@@ -275,15 +287,18 @@ impl Step {
         self.tick
     }
 
-    /// Simulation time when this step begins, `tick · dt` (exact, rounded
-    /// down to the nanosecond).
+    /// Simulation time when this step begins: `tick · dt` for a planner
+    /// whose step never changed, and in general the simulation time at the
+    /// last change plus the steps since (exact, rounded down to the
+    /// nanosecond).
     pub const fn sim_time(&self) -> Nanos {
-        self.timestep.sim_time(self.tick)
+        self.epoch.sim_time(self.tick, self.timestep)
     }
 
-    /// Simulation time when this step ends, `(tick + 1) · dt`.
+    /// Simulation time when this step ends, one `dt` after it began.
     pub const fn sim_time_after(&self) -> Nanos {
-        self.timestep.sim_time(self.tick.saturating_add(1))
+        self.epoch
+            .sim_time(self.tick.saturating_add(1), self.timestep)
     }
 
     /// The fixed step.

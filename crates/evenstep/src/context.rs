@@ -8,7 +8,7 @@
 use std::cell::Cell;
 use std::time::Duration;
 
-use evenstep_core::{Alpha, Nanos, Speed, Timestamp, Timestep};
+use evenstep_core::{Alpha, FrameLoop, Nanos, Speed, Timestamp, Timestep};
 
 /// Requests made to the loop, applied at the next pump boundary (`stop` at
 /// once). Cells, because callbacks receive shared references.
@@ -18,6 +18,7 @@ pub struct Control {
     pending: Cell<bool>,
     pause: Cell<Option<bool>>,
     speed: Cell<Option<Speed>>,
+    timestep: Cell<Option<Timestep>>,
     queue: Cell<u32>,
     stop: Cell<bool>,
 }
@@ -42,6 +43,16 @@ impl Control {
     pub fn set_speed(&self, speed: Speed) {
         self.pending.set(true);
         self.speed.set(Some(speed));
+    }
+
+    /// Changes the fixed step from the next pump (see
+    /// [`FrameLoop::set_timestep`]): the banked time is kept as time, the
+    /// tick carries on and simulation time goes on exactly from where it
+    /// stood. A budget given as a span of time is counted again in the new
+    /// steps.
+    pub fn set_timestep(&self, timestep: Timestep) {
+        self.pending.set(true);
+        self.timestep.set(Some(timestep));
     }
 
     /// Runs `count` extra steps at the next pump, outside the budget and even
@@ -83,6 +94,10 @@ impl Control {
         self.speed.take()
     }
 
+    pub(crate) fn take_timestep(&self) -> Option<Timestep> {
+        self.timestep.take()
+    }
+
     pub(crate) fn take_queue(&self) -> u32 {
         self.queue.take()
     }
@@ -95,6 +110,8 @@ pub struct StepContext<'a> {
     pub(crate) tick: u64,
     pub(crate) real_time: Nanos,
     pub(crate) control: &'a Control,
+    /// The planner, for simulation time across changes of step.
+    pub(crate) frames: &'a FrameLoop,
 }
 
 impl StepContext<'_> {
@@ -129,9 +146,11 @@ impl StepContext<'_> {
         self.tick
     }
 
-    /// Simulation time when this step begins (`tick · dt`, exact).
+    /// Simulation time when this step begins: `tick · dt` for a loop whose
+    /// step never changed (see [`FrameLoop::simulated`]), exact, rounded
+    /// down to the nanosecond.
     pub fn sim_time(&self) -> Nanos {
-        self.timestep.sim_time(self.tick)
+        self.frames.sim_time_at(self.tick)
     }
 
     /// Real time at the pump that runs this step: unclamped, unpaused elapsed
@@ -151,11 +170,12 @@ impl StepContext<'_> {
 #[derive(Debug)]
 pub struct RenderContext<'a> {
     pub(crate) alpha: Alpha,
-    pub(crate) timestep: Timestep,
     pub(crate) tick: u64,
     pub(crate) now: Timestamp,
     pub(crate) real_time: Nanos,
     pub(crate) control: &'a Control,
+    /// The planner, for simulation time across changes of step.
+    pub(crate) frames: &'a FrameLoop,
 }
 
 impl RenderContext<'_> {
@@ -174,13 +194,12 @@ impl RenderContext<'_> {
         self.alpha.as_f64()
     }
 
-    /// Simulation time at the drawn moment, between steps:
-    /// `tick · dt + alpha · dt`, exact, rounded down to the nanosecond.
+    /// Simulation time at the drawn moment, between steps: `tick · dt +
+    /// alpha · dt` for a loop whose step never changed (see
+    /// [`FrameLoop::sim_time_drawn`]), exact, rounded down to the
+    /// nanosecond.
     pub fn sim_time(&self) -> Nanos {
-        let (remainder, _) = self.alpha.ratio();
-        let units = u128::from(self.tick) * u128::from(self.timestep.units_per_step())
-            + u128::from(remainder);
-        self.timestep.units_to_nanos(units)
+        self.frames.sim_time_drawn()
     }
 
     /// Steps run so far (the next step's tick).

@@ -37,6 +37,10 @@ pub enum PumpKind {
 pub struct SubscriberId(u64);
 
 /// What a pump did.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "returned by value once a pump, never stored in bulk; a box would allocate every pump"
+)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pump {
     /// The loop has not been started: nothing ran.
@@ -450,6 +454,44 @@ impl<S> Loop<S> {
         Ok(())
     }
 
+    /// Changes the fixed step from the next pump (see [`Control::set_timestep`]
+    /// and [`FrameLoop::set_timestep`]): the banked time is kept as time,
+    /// the tick carries on, simulation time and the sim timeline go on
+    /// exactly from where they stood, and a budget given as a span of time
+    /// ([`set_budget_window`](Loop::set_budget_window)) is counted again in
+    /// the new steps. [`timestep`](Loop::timestep) says the new step from
+    /// that pump on.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use evenstep::{Loop, ManualClock, Nanos, Pacing, PumpKind, Timestep};
+    ///
+    /// let clock = ManualClock::new();
+    /// let mut server = Loop::<()>::builder()
+    ///     .clock(clock.clone())
+    ///     .timestep(Timestep::HZ_20)
+    ///     .pacing(Pacing::OFF)
+    ///     .budget_window(Duration::from_millis(250))
+    ///     .build()?;
+    /// server.start();
+    /// assert_eq!(server.budget().get(), 5); // 250 ms of 20 Hz steps
+    /// clock.advance(Duration::from_millis(200));
+    /// let _ = server.pump(&mut (), PumpKind::Tick); // 4 steps of 50 ms
+    ///
+    /// server.set_timestep(Timestep::HZ_60); // from the next pump
+    /// clock.advance(Duration::from_millis(100));
+    /// let _ = server.pump(&mut (), PumpKind::Tick); // 6 steps of 16⅔ ms
+    /// assert_eq!(server.tick(), 10);
+    /// assert_eq!(server.sim_time(), Nanos::from_millis(300));
+    /// assert_eq!(server.budget().get(), 15); // 250 ms of 60 Hz steps
+    /// # Ok::<(), evenstep::ConfigError>(())
+    /// ```
+    pub fn set_timestep(&mut self, timestep: Timestep) {
+        self.control.set_timestep(timestep);
+    }
+
     /// Runs `count` extra steps at the next pump, outside the budget and even
     /// while paused.
     pub fn queue_steps(&mut self, count: u32) {
@@ -661,8 +703,14 @@ impl<S> Loop<S> {
             return None;
         }
         let timestep = self.frames.timestep();
-        // The bank is under one step, so at least one unit is missing.
-        let missing = u128::from(timestep.units_per_step() - self.frames.remainder_units());
+        // The bank is under one step between frames, so at least one unit
+        // is missing; right after a change to a shorter step it may hold
+        // whole steps, which are due at once.
+        let missing = u128::from(
+            timestep
+                .units_per_step()
+                .saturating_sub(self.frames.remainder_units()),
+        );
         // `wait` ns bank `wait · Q · num / den` units: the smallest whole
         // `wait` that brings the missing units.
         let per_nano = u128::from(timestep.units_per_nanosecond()) * u128::from(speed.numerator());
@@ -751,7 +799,7 @@ impl<S> Loop<S> {
         if rendered {
             let frame = RenderContext {
                 alpha: plan.alpha(),
-                timestep: plan.timestep(),
+                frames: &self.frames,
                 tick: self.frames.tick(),
                 now,
                 real_time: self.real_time,
@@ -850,10 +898,12 @@ impl<S> Loop<S> {
             // date when `sim()` hands it out, so a long catch-up does not
             // pay for a time it never reads.
             if !self.sim.is_empty() {
-                self.sim.advance_to(state, timestep.sim_time(tick + 1));
+                self.sim
+                    .advance_to(state, self.frames.sim_time_at(tick + 1));
             }
             let step = StepContext {
                 timestep,
+                frames: &self.frames,
                 tick,
                 real_time: self.real_time,
                 control: &self.control,
@@ -884,6 +934,13 @@ impl<S> Loop<S> {
         let mut resumed = false;
         if let Some(speed) = self.control.take_speed() {
             self.speed = speed;
+        }
+        if let Some(timestep) = self.control.take_timestep() {
+            self.frames.set_timestep(timestep);
+            if let Some(window) = self.budget_window {
+                self.frames
+                    .set_budget(StepBudget::covering(window, timestep));
+            }
         }
         if let Some(pause) = self.control.take_pause() {
             resumed = self.paused && !pause;
@@ -962,9 +1019,12 @@ impl<S> Loop<S> {
         }
     }
 
-    /// Simulation time: `tick · dt`, exact, rounded down to the nanosecond.
+    /// Simulation time: `tick · dt` for a loop whose step never changed,
+    /// and in general the simulation time at the last change of step plus
+    /// the steps since ([`FrameLoop::sim_time_at`]). Exact, rounded down to
+    /// the nanosecond.
     pub fn sim_time(&self) -> Nanos {
-        self.frames.timestep().sim_time(self.tick())
+        self.frames.sim_time_at(self.tick())
     }
 
     /// Real time: unclamped, unpaused elapsed time over the pumps since the

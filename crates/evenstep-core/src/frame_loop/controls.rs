@@ -7,6 +7,7 @@ use core::num::NonZeroU32;
 
 use super::FrameLoop;
 use crate::pacing::Snapper;
+use crate::timestep::SimEpoch;
 use crate::{Alpha, Nanos, Pacing, RenderCap, Speed, StepBudget, Timestamp, Timestep};
 
 impl FrameLoop {
@@ -60,6 +61,7 @@ impl FrameLoop {
         self.bank = self.start_bank();
         self.carry = 0;
         self.tick = 0;
+        self.epoch = SimEpoch::START;
         self.queued = 0;
         self.pending_shift = 0;
         self.shift_total = 0;
@@ -166,9 +168,87 @@ impl FrameLoop {
         self.tick = tick;
     }
 
-    /// Simulation time: `tick · dt`, exact, rounded down to the nanosecond.
+    /// Simulation time: `tick · dt` for a planner whose step never changed,
+    /// and in general the simulation time at the last change of step plus
+    /// the steps since at the current step. Exact, rounded down to the
+    /// nanosecond.
     pub const fn simulated(&self) -> Nanos {
-        self.timestep.sim_time(self.tick)
+        self.epoch.sim_time(self.tick, self.timestep)
+    }
+
+    /// Simulation time when the step of `tick` begins (see
+    /// [`simulated`](FrameLoop::simulated)), for any tick, past or future.
+    pub const fn sim_time_at(&self, tick: u64) -> Nanos {
+        self.epoch.sim_time(tick, self.timestep)
+    }
+
+    /// Simulation time at the current blend factor: what a render now
+    /// shows, between the last step and the next. Exact, rounded down to
+    /// the nanosecond.
+    pub const fn sim_time_drawn(&self) -> Nanos {
+        self.epoch
+            .sim_time_within(self.tick, self.bank, self.timestep)
+    }
+
+    /// Changes the fixed step from the next frame on, as a game's settings
+    /// or a server's tick rate do at run time. Between changes every step is
+    /// the same; the planner never changes it on its own.
+    ///
+    /// - **The banked time is kept as time**, re-expressed in the new
+    ///   step's accumulator units and rounded down to a whole unit (it
+    ///   loses under one unit, which is under a nanosecond, and nothing at
+    ///   all when the old and new units agree, as for 60 and 30 Hz). If the
+    ///   new step is shorter than the time banked, the bank holds whole
+    ///   steps until the next frame, which runs them under its budget.
+    /// - **The tick carries on**, and **simulation time stays exact**: it
+    ///   goes on from where it stood at the change, one new step per step
+    ///   ([`simulated`](FrameLoop::simulated)), never jumping to `tick ·
+    ///   new dt`.
+    /// - **The conservation law still holds**, in the old step's units up
+    ///   to the change and in the new step's after it. A phase shift made
+    ///   by a pacing change since the last frame is added to
+    ///   [`phase_shift_units`](FrameLoop::phase_shift_units) now, in the old
+    ///   units, instead of being reported by the next plan.
+    /// - The budget stays the same number of steps (a driver that holds the
+    ///   budget as a span of time re-counts it), the speed's carry of a
+    ///   fraction of a unit is dropped, and snapping forgets what it learned
+    ///   of the display, whose lattice it measured in the old step's units.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use evenstep_core::{FrameLoop, Nanos, Pacing, StepBudget, Timestamp, Timestep};
+    ///
+    /// let mut frames = FrameLoop::new(Timestep::HZ_20, StepBudget::DEFAULT, Timestamp::ZERO)
+    ///     .with_pacing(Pacing::OFF);
+    /// let plan = frames.begin_frame(Timestamp::from_nanos(130_000_000));
+    /// assert_eq!((plan.steps_run(), frames.remainder()), (2, Nanos::from_millis(30)));
+    ///
+    /// frames.set_timestep(Timestep::HZ_60);
+    /// assert_eq!(frames.tick(), 2); // the tick carries on
+    /// assert_eq!(frames.simulated(), Nanos::from_millis(100)); // so does sim time
+    /// assert_eq!(frames.remainder(), Nanos::from_millis(30)); // the bank is kept as time
+    ///
+    /// // 30 ms banked (1.8 steps of 60 Hz) and 20 ms more: exactly three.
+    /// let plan = frames.begin_frame(Timestamp::from_nanos(150_000_000));
+    /// assert_eq!(plan.steps_run(), 3);
+    /// assert_eq!(frames.simulated(), Nanos::from_millis(150));
+    /// ```
+    pub fn set_timestep(&mut self, timestep: Timestep) {
+        let old = self.timestep;
+        if timestep == old {
+            return;
+        }
+        self.epoch = self.epoch.rebased(self.tick, old, timestep);
+        let bank = u128::from(self.bank) * u128::from(timestep.units_per_nanosecond())
+            / u128::from(old.units_per_nanosecond());
+        self.bank = u64::try_from(bank).unwrap_or(u64::MAX);
+        self.carry = 0;
+        self.shift_total = self
+            .shift_total
+            .wrapping_add(core::mem::take(&mut self.pending_shift));
+        self.snapper = Snapper::new();
+        self.timestep = timestep;
     }
 
     /// Banked time under one step, rounded down to the nanosecond.
