@@ -155,6 +155,35 @@ impl FramePlan {
         self.scaled_units
     }
 
+    /// The speed the simulation really ran at this frame: the simulation
+    /// time the frame's delta added (scaled by the speed, less what the
+    /// budget dropped) per nanosecond of the raw delta. It is the speed
+    /// unless the budget clamped. `None` for a frame with no raw delta.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use evenstep_core::{FrameLoop, Nanos, Pacing, Speed, StepBudget, Timestamp, Timestep};
+    ///
+    /// let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::try_new(2)?, Timestamp::ZERO)
+    ///     .with_pacing(Pacing::OFF);
+    /// frames.set_speed(Speed::new(4, 1)?);
+    /// // 50 ms at speed 4 is 200 ms, 12 steps; the budget, scaled by the
+    /// // speed, runs 8: 133⅓ ms of simulation in 50 ms.
+    /// let plan = frames.begin_frame(Timestamp::ZERO + Nanos::from_millis(50));
+    /// assert_eq!(plan.steps_run(), 8);
+    /// assert!((plan.effective_speed_f64().unwrap() - 8.0 / 3.0).abs() < 1e-12);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn effective_speed_f64(&self) -> Option<f64> {
+        if self.raw.is_zero() {
+            return None;
+        }
+        let kept = self.scaled_units.saturating_sub(self.dropped_units);
+        let raw_units = self.timestep.nanos_to_units(self.raw);
+        Some(kept as f64 / raw_units as f64)
+    }
+
     /// Simulation time banked for the next frame, under one step, rounded
     /// down to whole nanoseconds.
     pub const fn remainder(&self) -> Nanos {

@@ -10,7 +10,10 @@ use std::time::Duration;
 
 use std::num::NonZeroU32;
 
-use evenstep_core::{FrameLoop, FramePlan, Nanos, Pacing, Speed, StepBudget, Timestamp, Timestep};
+use evenstep_core::{
+    FrameLoop, FramePlan, FrameRateGovernor, Nanos, Pacing, RenderCap, Speed, StepBudget,
+    Timestamp, Timestep,
+};
 
 use crate::context::{Control, RenderContext, StepContext};
 use crate::jobs::{JobHandle, Jobs};
@@ -221,6 +224,10 @@ pub struct Loop<S> {
     /// The budget as a span of simulation, when it was given so: the
     /// budget in steps follows it across changes of the step.
     budget_window: Option<Duration>,
+    /// The render cap the game set; the planner's is the lower of it and
+    /// the governor's.
+    render_cap: Option<(NonZeroU32, NonZeroU32)>,
+    governor: Option<FrameRateGovernor>,
     next_id: u64,
     stats: Box<Collector>,
     /// True while a pump runs; still true at the next call only if a
@@ -548,7 +555,90 @@ impl<S> Loop<S> {
     /// Caps renders at `max_fps` a second of real time (`None`: render every
     /// paint pump). Steps, timers and jobs run on the pumps it skips.
     pub fn set_render_cap(&mut self, max_fps: Option<NonZeroU32>) {
-        self.frames.set_render_cap(max_fps);
+        self.set_render_cap_ratio(max_fps.map(|fps| (fps, NonZeroU32::MIN)));
+    }
+
+    /// Caps renders at `renders` every `per_seconds` seconds of real time,
+    /// a rate that need not be whole: `(30_000, 1_001)` is 29.97 fps (see
+    /// [`FrameLoop::set_render_cap_ratio`]; `None`: no cap).
+    pub fn set_render_cap_ratio(&mut self, cap: Option<(NonZeroU32, NonZeroU32)>) {
+        self.render_cap = cap;
+        self.apply_render_cap();
+    }
+
+    /// The render cap the game set, as `(renders, per_seconds)` in lowest
+    /// terms (the governor may hold renders lower: see
+    /// [`set_governor`](Loop::set_governor)).
+    pub fn render_cap_ratio(&self) -> Option<(NonZeroU32, NonZeroU32)> {
+        self.render_cap
+            .map(|(renders, per)| RenderCap::from_ratio(renders, per).ratio())
+    }
+
+    /// Sets (or, with `None`, removes) the frame-rate governor: while paint
+    /// pumps keep missing their display refresh, it halves the render rate
+    /// (and halves it again), and it restores the rate once they stop, with
+    /// the thresholds it was built with
+    /// ([`FrameRateGovernor::with_thresholds`]). It learns the display's
+    /// period from the paint pumps itself, so it works under any pacing, and
+    /// only ever lowers renders below the game's own render cap. Steps,
+    /// timers and jobs run on every pump as before.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use evenstep::{FrameRateGovernor, Loop, ManualClock, PumpKind};
+    ///
+    /// let clock = ManualClock::new();
+    /// let mut game_loop = Loop::<()>::builder()
+    ///     .clock(clock.clone())
+    ///     .governor(FrameRateGovernor::new())
+    ///     .build()?;
+    /// game_loop.start();
+    /// for k in 0..200_u64 {
+    ///     // A 60 Hz display on which every third frame misses a refresh.
+    ///     clock.advance(Duration::from_nanos(if k % 3 == 2 { 33_333_333 } else { 16_666_667 }));
+    ///     let _ = game_loop.pump(&mut (), PumpKind::Paint);
+    /// }
+    /// assert_eq!(game_loop.governor().map(|g| g.divisor()), Some(8));
+    /// # Ok::<(), evenstep::ConfigError>(())
+    /// ```
+    pub fn set_governor(&mut self, governor: Option<FrameRateGovernor>) {
+        self.governor = governor;
+        self.apply_render_cap();
+    }
+
+    /// The frame-rate governor, if one is set.
+    pub fn governor(&self) -> Option<&FrameRateGovernor> {
+        self.governor.as_ref()
+    }
+
+    /// Shows the governor, if any, a frame the display showed; a change of
+    /// its render rate applies from the next frame.
+    fn govern(&mut self, plan: &FramePlan) {
+        let Some(governor) = self.governor.as_mut() else {
+            return;
+        };
+        let divisor = governor.divisor();
+        governor.observe(plan, self.frames.refresh_period());
+        if governor.divisor() != divisor {
+            self.apply_render_cap();
+        }
+    }
+
+    /// Gives the planner the lower of the game's render cap and the
+    /// governor's.
+    fn apply_render_cap(&mut self) {
+        let governed = self
+            .governor
+            .as_ref()
+            .and_then(FrameRateGovernor::max_fps)
+            .map(|fps| (fps, NonZeroU32::MIN));
+        let cap = match (self.render_cap, governed) {
+            (Some(a), Some(b)) => Some(if slower(a, b) { a } else { b }),
+            (cap, governed) => cap.or(governed),
+        };
+        self.frames.set_render_cap_ratio(cap);
     }
 
     /// Runs one frame of the loop at the clock's time. `kind` says whether
@@ -767,6 +857,9 @@ impl<S> Loop<S> {
         };
         // Planned from here on: a panic in the stall hook abandons them all.
         self.in_flight = InFlight::planned(&plan);
+        if kind == PumpKind::Paint {
+            self.govern(&plan);
+        }
         // Only a clamped plan drops time. Its drops are recorded at once, so
         // a panic later in the pump cannot lose them.
         if plan.clamped() {
@@ -1116,7 +1209,8 @@ pub struct LoopBuilder<S> {
     budget: Budget,
     speed: Speed,
     pacing: Pacing,
-    render_cap: Option<NonZeroU32>,
+    render_cap: Option<(NonZeroU32, NonZeroU32)>,
+    governor: Option<FrameRateGovernor>,
     warmup_frames: u32,
     absence: Duration,
     work_budget: Duration,
@@ -1133,6 +1227,7 @@ impl<S> LoopBuilder<S> {
             speed: Speed::NORMAL,
             pacing: Pacing::CENTRED,
             render_cap: None,
+            governor: None,
             warmup_frames: 10,
             absence: Duration::from_secs(1),
             work_budget: Duration::from_nanos(16_666_667),
@@ -1184,7 +1279,24 @@ impl<S> LoopBuilder<S> {
 
     /// A render cap in renders a second of real time (default: none).
     pub fn render_cap(mut self, max_fps: Option<NonZeroU32>) -> LoopBuilder<S> {
-        self.render_cap = max_fps;
+        self.render_cap = max_fps.map(|fps| (fps, NonZeroU32::MIN));
+        self
+    }
+
+    /// A render cap of `renders` every `per_seconds` seconds of real time,
+    /// a rate that need not be whole (see [`Loop::set_render_cap_ratio`]).
+    pub fn render_cap_ratio(
+        mut self,
+        renders: NonZeroU32,
+        per_seconds: NonZeroU32,
+    ) -> LoopBuilder<S> {
+        self.render_cap = Some((renders, per_seconds));
+        self
+    }
+
+    /// A frame-rate governor (default: none; see [`Loop::set_governor`]).
+    pub fn governor(mut self, governor: FrameRateGovernor) -> LoopBuilder<S> {
+        self.governor = Some(governor);
         self
     }
 
@@ -1246,7 +1358,7 @@ impl<S> LoopBuilder<S> {
         let mut frames =
             FrameLoop::new(self.timestep, budget, Timestamp::ZERO).with_pacing(self.pacing);
         frames.set_speed(self.speed);
-        frames.set_render_cap(self.render_cap);
+        frames.set_render_cap_ratio(self.render_cap);
         Ok(Loop {
             clock,
             frames,
@@ -1266,6 +1378,8 @@ impl<S> LoopBuilder<S> {
             after_steps: Vec::new(),
             on_stall: None,
             budget_window,
+            render_cap: self.render_cap,
+            governor: self.governor,
             next_id: 0,
             stats: Box::new(Collector::new(StatsConfig {
                 warmup_frames: self.warmup_frames,
@@ -1300,12 +1414,18 @@ impl<S> fmt::Debug for LoopBuilder<S> {
             .field("speed", &self.speed)
             .field("pacing", &self.pacing)
             .field("render_cap", &self.render_cap)
+            .field("governor", &self.governor)
             .field("warmup_frames", &self.warmup_frames)
             .field("absence", &self.absence)
             .field("work_budget", &self.work_budget)
             .field("gap_window", &self.gap_window)
             .finish_non_exhaustive()
     }
+}
+
+/// Whether the rate `a` (renders per seconds) is below `b`.
+fn slower(a: (NonZeroU32, NonZeroU32), b: (NonZeroU32, NonZeroU32)) -> bool {
+    u64::from(a.0.get()) * u64::from(b.1.get()) < u64::from(b.0.get()) * u64::from(a.1.get())
 }
 
 /// Why a [`Loop`] could not be configured.

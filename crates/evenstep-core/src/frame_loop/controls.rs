@@ -67,7 +67,7 @@ impl FrameLoop {
         self.shift_total = 0;
         self.snapper = Snapper::new();
         if let Some(cap) = self.render_cap.as_mut() {
-            *cap = RenderCap::new(cap.max_fps());
+            *cap = cap.restarted();
         }
     }
 
@@ -108,14 +108,50 @@ impl FrameLoop {
     /// draw; steps run either way. Setting a different cap restarts its
     /// pacing; setting the same one changes nothing.
     pub fn set_render_cap(&mut self, max_fps: Option<NonZeroU32>) {
-        if self.render_cap() != max_fps {
-            self.render_cap = max_fps.map(RenderCap::new);
+        self.set_render_cap_ratio(max_fps.map(|fps| (fps, NonZeroU32::MIN)));
+    }
+
+    /// Caps renders at `renders` every `per_seconds` seconds of real time, a
+    /// rate that need not be whole: `(30_000, 1_001)` is 29.97 fps (`None`:
+    /// every frame renders). Otherwise as
+    /// [`set_render_cap`](FrameLoop::set_render_cap): setting a different
+    /// rate restarts the cap's pacing, setting the same one (in any terms)
+    /// changes nothing.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::num::NonZeroU32;
+    /// use evenstep_core::{FrameLoop, StepBudget, Timestamp, Timestep};
+    ///
+    /// let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO);
+    /// let ntsc = (NonZeroU32::new(30_000).unwrap(), NonZeroU32::new(1_001).unwrap());
+    /// frames.set_render_cap_ratio(Some(ntsc));
+    /// // 1,001 s of a 60 Hz display: exactly 30,000 renders.
+    /// let mut renders = 0;
+    /// for k in 1..=60_060_u64 {
+    ///     let plan = frames.begin_frame(Timestamp::from_nanos(k * 1_001_000_000_000 / 60_060));
+    ///     renders += u32::from(plan.render());
+    /// }
+    /// assert_eq!(renders, 30_000);
+    /// ```
+    pub fn set_render_cap_ratio(&mut self, cap: Option<(NonZeroU32, NonZeroU32)>) {
+        let cap = cap.map(|(renders, per_seconds)| RenderCap::from_ratio(renders, per_seconds));
+        if self.render_cap.map(|c| c.ratio()) != cap.map(|c| c.ratio()) {
+            self.render_cap = cap;
         }
     }
 
-    /// The render cap, in renders a second.
+    /// The render cap, to the nearest whole render a second (see
+    /// [`render_cap_ratio`](FrameLoop::render_cap_ratio) for a fractional
+    /// one).
     pub fn render_cap(&self) -> Option<NonZeroU32> {
         self.render_cap.map(|cap| cap.max_fps())
+    }
+
+    /// The render cap as `(renders, per_seconds)`, in lowest terms.
+    pub fn render_cap_ratio(&self) -> Option<(NonZeroU32, NonZeroU32)> {
+        self.render_cap.map(|cap| cap.ratio())
     }
 
     /// The refresh period the snapping estimator has learned, once it has
