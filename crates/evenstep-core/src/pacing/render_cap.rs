@@ -99,6 +99,11 @@ impl RenderCap {
     /// the expected gap to the next frame (the refresh period, or this
     /// frame's delta): a frame renders when it is nearer the cap tick than
     /// the next frame would be.
+    // Kept out of line: the planner's frame is planned in place in its
+    // caller, and with this folded in as well, every frame ran slower,
+    // capped or not (about 1 ns of 16 under snapped pacing: see
+    // `bench/README.md`).
+    #[inline(never)]
     pub(crate) fn admit(&mut self, raw: Nanos, spacing: Nanos) -> bool {
         let fps = u128::from(self.renders.get());
         let interval = 1_000_000_000_u128 * u128::from(self.per_seconds.get());
