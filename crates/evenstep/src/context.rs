@@ -176,9 +176,40 @@ pub struct RenderContext<'a> {
     pub(crate) control: &'a Control,
     /// The planner, for simulation time across changes of step.
     pub(crate) frames: &'a FrameLoop,
+    /// This pump's raw delta.
+    pub(crate) frame_delta: Nanos,
+    /// Raw time, and scaled time in the step's accumulator units, since the
+    /// previous render.
+    pub(crate) render_delta: Nanos,
+    pub(crate) scaled_render_units: u128,
 }
 
 impl RenderContext<'_> {
+    /// Real time since the previous pump, unscaled: the frame's own delta
+    /// (see [`FramePlan::raw_delta`](evenstep_core::FramePlan::raw_delta)).
+    pub fn frame_delta(&self) -> Nanos {
+        self.frame_delta
+    }
+
+    /// Real time since the previous render, unscaled: a frame's delta when
+    /// every frame renders, and more when a render cap, a hidden stretch of
+    /// tick pumps or the governor skipped renders in between (seed 004's
+    /// delta between rendered frames). The first render after
+    /// [`Loop::start`](crate::Loop::start) counts from the start.
+    pub fn render_delta(&self) -> Nanos {
+        self.render_delta
+    }
+
+    /// Simulation time submitted since the previous render: the scaled
+    /// deltas of the pumps since, before the budget (rounded down to the
+    /// nanosecond). With [`render_delta`](RenderContext::render_delta), what
+    /// an animation that runs per render rather than per step advances by.
+    pub fn scaled_render_delta(&self) -> Nanos {
+        self.frames
+            .timestep()
+            .units_to_nanos(self.scaled_render_units)
+    }
+
     /// Where between the last step and the next to draw, in `[0, 1)`.
     pub fn alpha(&self) -> Alpha {
         self.alpha

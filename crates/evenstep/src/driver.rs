@@ -224,6 +224,10 @@ pub struct Loop<S> {
     /// The budget as a span of simulation, when it was given so: the
     /// budget in steps follows it across changes of the step.
     budget_window: Option<Duration>,
+    /// Raw time, and scaled time in accumulator units, since the previous
+    /// render (or the start), for the render context.
+    since_render: Nanos,
+    since_render_units: u128,
     /// The render cap the game set; the planner's is the lower of it and
     /// the governor's.
     render_cap: Option<(NonZeroU32, NonZeroU32)>,
@@ -419,6 +423,8 @@ impl<S> Loop<S> {
             self.run = Run::Running;
             self.last_pump = now;
             self.stamped = now;
+            self.since_render = Nanos::ZERO;
+            self.since_render_units = 0;
             self.frames.resync(now);
             self.stats.rebase();
         }
@@ -860,6 +866,8 @@ impl<S> Loop<S> {
         if kind == PumpKind::Paint {
             self.govern(&plan);
         }
+        self.since_render = self.since_render.saturating_add(plan.raw_delta());
+        self.since_render_units = self.since_render_units.saturating_add(plan.scaled_units());
         // Only a clamped plan drops time. Its drops are recorded at once, so
         // a panic later in the pump cannot lose them.
         if plan.clamped() {
@@ -890,17 +898,7 @@ impl<S> Loop<S> {
         // 8. Paint, unless the render cap skips this frame.
         let rendered = kind == PumpKind::Paint && !stopped && plan.render();
         if rendered {
-            let frame = RenderContext {
-                alpha: plan.alpha(),
-                frames: &self.frames,
-                tick: self.frames.tick(),
-                now,
-                real_time: self.real_time,
-                control: &self.control,
-            };
-            for (_, render) in &mut self.renders {
-                render(state, &frame);
-            }
+            self.render(state, &plan, now);
         }
         // `stop` from a render also takes effect at once: the next pump does
         // not run.
@@ -939,6 +937,27 @@ impl<S> Loop<S> {
             stopped,
             plan,
         })
+    }
+
+    /// Runs the render subscribers for `plan`'s frame at `now`, and starts
+    /// counting the time to the next render.
+    fn render(&mut self, state: &S, plan: &FramePlan, now: Timestamp) {
+        let frame = RenderContext {
+            alpha: plan.alpha(),
+            frames: &self.frames,
+            tick: self.frames.tick(),
+            now,
+            real_time: self.real_time,
+            control: &self.control,
+            frame_delta: plan.raw_delta(),
+            render_delta: self.since_render,
+            scaled_render_units: self.since_render_units,
+        };
+        for (_, render) in &mut self.renders {
+            render(state, &frame);
+        }
+        self.since_render = Nanos::ZERO;
+        self.since_render_units = 0;
     }
 
     /// Runs `span` of simulation time now, as whole fixed steps with no
@@ -1029,6 +1048,11 @@ impl<S> Loop<S> {
             self.speed = speed;
         }
         if let Some(timestep) = self.control.take_timestep() {
+            // Scaled time since the last render, re-expressed like the bank.
+            self.since_render_units = self
+                .since_render_units
+                .saturating_mul(u128::from(timestep.units_per_nanosecond()))
+                / u128::from(self.frames.timestep().units_per_nanosecond());
             self.frames.set_timestep(timestep);
             if let Some(window) = self.budget_window {
                 self.frames
@@ -1378,6 +1402,8 @@ impl<S> LoopBuilder<S> {
             after_steps: Vec::new(),
             on_stall: None,
             budget_window,
+            since_render: Nanos::ZERO,
+            since_render_units: 0,
             render_cap: self.render_cap,
             governor: self.governor,
             next_id: 0,

@@ -98,8 +98,9 @@
 //!
 //! # Features
 //!
-//! - `serde`: `Serialize` and `Deserialize` for [`LoopStats`], [`Ease`] (by
-//!   name) and [`InputLog`], and `InputLog::load`, which refuses a log
+//! - `serde`: `Serialize` and `Deserialize` for [`LoopStats`],
+//!   [`FrameStatsRecord`] (the core's deterministic tally, mirrored), [`Ease`]
+//!   (by name) and [`InputLog`], and `InputLog::load`, which refuses a log
 //!   recorded at another timestep.
 #![forbid(unsafe_code)]
 
@@ -113,6 +114,7 @@ mod lerp;
 mod replay;
 mod runner;
 mod stats;
+mod tally_record;
 mod timeline;
 mod tween;
 
@@ -139,6 +141,7 @@ pub use runner::{
     Lateness, ManualSleep, PreciseSleep, RunReport, Runner, RunnerThread, Sleep, StopHandle,
 };
 pub use stats::LoopStats;
+pub use tally_record::FrameStatsRecord;
 pub use timeline::{Fire, Timeline, TimerError, TimerHandle};
 pub use tween::{Slot, Tween, TweenHandle, Tweens};
 

@@ -34,6 +34,13 @@ pub struct LoopStats {
     /// The costliest pump since the last reset. Never decays.
     #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
     pub worst_frame: Nanos,
+    /// The cheapest pump since the last reset (zero before the first).
+    #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
+    pub best_frame: Nanos,
+    /// Every pump's cost since the last reset, summed (saturating): with
+    /// [`pumps`](LoopStats::pumps), the exact mean cost.
+    #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
+    pub frame_cost_total: Nanos,
     /// The longest gap between two paints within the gap window.
     #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
     pub worst_gap: Nanos,
@@ -217,6 +224,8 @@ pub(crate) struct Collector {
     update_cost_x8: u64,
     render_cost_x8: u64,
     worst_frame: Nanos,
+    best_frame: Nanos,
+    frame_cost_total: Nanos,
     ring: [SecondBucket; RING],
     /// The bucket of `real_second` (always under `RING`), opened when the
     /// second began: a paint finds it without a check.
@@ -269,6 +278,8 @@ impl Collector {
             update_cost_x8: 0,
             render_cost_x8: 0,
             worst_frame: Nanos::ZERO,
+            best_frame: Nanos::MAX,
+            frame_cost_total: Nanos::ZERO,
             ring: [EMPTY_SECOND; RING],
             slot: 0,
             absences: 0,
@@ -333,6 +344,8 @@ impl Collector {
             );
         }
         self.worst_frame = self.worst_frame.max(sample.frame_cost);
+        self.best_frame = self.best_frame.min(sample.frame_cost);
+        self.frame_cost_total = self.frame_cost_total.saturating_add(sample.frame_cost);
         if sample.frame_cost > self.config.work_budget {
             self.over_budget += 1;
         }
@@ -450,6 +463,12 @@ impl Collector {
             update_cost: Nanos::from_nanos(self.update_cost_x8 / 8),
             render_cost: Nanos::from_nanos(self.render_cost_x8 / 8),
             worst_frame: self.worst_frame,
+            best_frame: if self.pumps == 0 {
+                Nanos::ZERO
+            } else {
+                self.best_frame
+            },
+            frame_cost_total: self.frame_cost_total,
             worst_gap,
             cadence: if cadence == Nanos::MAX {
                 Nanos::ZERO
