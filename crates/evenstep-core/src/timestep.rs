@@ -368,12 +368,24 @@ impl SimEpoch {
     /// Simulation time at `tick`, stepping at `timestep` since the epoch:
     /// exact, rounded down to the nanosecond, saturating at both ends.
     pub(crate) const fn sim_time(self, tick: u64, timestep: Timestep) -> Nanos {
-        Nanos::from_nanos(self.exact(tick, 0, timestep).0)
+        self.sim_time_within(tick, 0, timestep)
     }
 
     /// Simulation time `units` accumulator units into the step of `tick`:
     /// what a render at that blend factor shows. Exact, rounded down.
     pub(crate) const fn sim_time_within(self, tick: u64, units: u64, timestep: Timestep) -> Nanos {
+        // The usual case, a driver's sim timeline asking once a step: an
+        // epoch on a whole nanosecond and a tick after it, which is one
+        // division, as `Timestep::sim_time` is.
+        if self.frac == 0 && tick >= self.tick {
+            let since = (tick - self.tick) as u128 * timestep.per_step as u128 + units as u128;
+            let nanos = self.nanos as u128 + since / timestep.per_nano as u128;
+            return if nanos > u64::MAX as u128 {
+                Nanos::MAX
+            } else {
+                Nanos::from_nanos(nanos as u64)
+            };
+        }
         Nanos::from_nanos(self.exact(tick, units, timestep).0)
     }
 
