@@ -13,6 +13,7 @@
 mod controls;
 
 use crate::pacing::{Snap, Snapper};
+use crate::timestep::SimEpoch;
 use crate::{FramePlan, Nanos, Pacing, RenderCap, Speed, StepBudget, Timestamp, Timestep};
 
 /// The fixed-step planner.
@@ -76,6 +77,8 @@ pub struct FrameLoop {
     carry: u64,
     /// The number of the next step to run.
     tick: u64,
+    /// Where simulation time stood when the step last changed.
+    epoch: SimEpoch,
     /// Steps queued for the next frame.
     queued: u64,
     /// Phase shift made outside a frame (a pacing change), reported by the
@@ -114,6 +117,7 @@ impl FrameLoop {
             bank: timestep.units_per_step() / 2,
             carry: 0,
             tick: 0,
+            epoch: SimEpoch::START,
             queued: 0,
             pending_shift: 0,
             shift_total: 0,
@@ -245,6 +249,7 @@ impl FrameLoop {
             run,
             queued: 0,
             first_tick,
+            epoch: self.epoch,
             remainder: bank,
             clamped,
             phase_shift,
@@ -349,6 +354,7 @@ impl FrameLoop {
             run,
             queued,
             first_tick,
+            epoch: self.epoch,
             remainder: bank,
             clamped,
             phase_shift,

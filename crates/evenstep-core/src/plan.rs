@@ -6,6 +6,7 @@
 
 use core::iter::FusedIterator;
 
+use crate::timestep::SimEpoch;
 use crate::{Alpha, Nanos, Speed, Timestep};
 
 /// The work for one frame: how many fixed steps to run, how many the budget
@@ -45,6 +46,8 @@ pub struct FramePlan {
     pub(crate) run: u64,
     pub(crate) queued: u64,
     pub(crate) first_tick: u64,
+    /// Where simulation time stood when the step last changed.
+    pub(crate) epoch: SimEpoch,
     pub(crate) remainder: u64,
     pub(crate) clamped: bool,
     pub(crate) phase_shift: i128,
@@ -64,6 +67,7 @@ impl FramePlan {
             next: self.first_tick,
             left: self.steps_run(),
             timestep: self.timestep,
+            epoch: self.epoch,
         }
     }
 
@@ -71,6 +75,22 @@ impl FramePlan {
     /// the budget) plus any queued steps.
     pub const fn steps_run(&self) -> u64 {
         self.run.saturating_add(self.queued)
+    }
+
+    /// How many steps the bank paid for and this frame runs: the steps
+    /// [`steps_run`](FramePlan::steps_run) takes from elapsed time, queued
+    /// steps not included. These are the steps the conservation law calls
+    /// executed ([`executed_units`](FramePlan::executed_units)).
+    pub const fn steps_from_bank(&self) -> u64 {
+        self.run
+    }
+
+    /// The time the steps paid for by the bank execute, in accumulator
+    /// units (exact): [`steps_from_bank`](FramePlan::steps_from_bank) whole
+    /// steps. The conservation law's executed term: scaled units plus phase
+    /// shift equal executed plus dropped plus the change in the bank.
+    pub const fn executed_units(&self) -> u128 {
+        self.run as u128 * self.timestep.units_per_step() as u128
     }
 
     /// How many whole steps the elapsed time paid for, before the budget
@@ -140,6 +160,35 @@ impl FramePlan {
         self.scaled_units
     }
 
+    /// The speed the simulation really ran at this frame: the simulation
+    /// time the frame's delta added (scaled by the speed, less what the
+    /// budget dropped) per nanosecond of the raw delta. It is the speed
+    /// unless the budget clamped. `None` for a frame with no raw delta.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use evenstep_core::{FrameLoop, Nanos, Pacing, Speed, StepBudget, Timestamp, Timestep};
+    ///
+    /// let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::try_new(2)?, Timestamp::ZERO)
+    ///     .with_pacing(Pacing::OFF);
+    /// frames.set_speed(Speed::new(4, 1)?);
+    /// // 50 ms at speed 4 is 200 ms, 12 steps; the budget, scaled by the
+    /// // speed, runs 8: 133⅓ ms of simulation in 50 ms.
+    /// let plan = frames.begin_frame(Timestamp::ZERO + Nanos::from_millis(50));
+    /// assert_eq!(plan.steps_run(), 8);
+    /// assert!((plan.effective_speed_f64().unwrap() - 8.0 / 3.0).abs() < 1e-12);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn effective_speed_f64(&self) -> Option<f64> {
+        if self.raw.is_zero() {
+            return None;
+        }
+        let kept = self.scaled_units.saturating_sub(self.dropped_units);
+        let raw_units = self.timestep.nanos_to_units(self.raw);
+        Some(kept as f64 / raw_units as f64)
+    }
+
     /// Simulation time banked for the next frame, under one step, rounded
     /// down to whole nanoseconds.
     pub const fn remainder(&self) -> Nanos {
@@ -186,10 +235,12 @@ impl FramePlan {
         self.speed
     }
 
-    /// Simulation time at the end of this frame's steps
-    /// (`end_tick · dt`, exact, rounded down to the nanosecond).
+    /// Simulation time at the end of this frame's steps (`end_tick · dt`
+    /// for a planner whose step never changed; see
+    /// [`FrameLoop::simulated`](crate::FrameLoop::simulated)), exact,
+    /// rounded down to the nanosecond.
     pub const fn sim_time(&self) -> Nanos {
-        self.timestep.sim_time(self.end_tick())
+        self.epoch.sim_time(self.end_tick(), self.timestep)
     }
 }
 
@@ -204,6 +255,7 @@ pub struct Steps {
     /// a caller's loop then needs one counter, not two.
     left: u64,
     timestep: Timestep,
+    epoch: SimEpoch,
 }
 
 impl Iterator for Steps {
@@ -218,6 +270,7 @@ impl Iterator for Steps {
         let step = Step {
             tick: self.next,
             timestep: self.timestep,
+            epoch: self.epoch,
         };
         // `next + left` never exceeds `u64::MAX` (see `FramePlan::steps`).
         self.next = self.next.wrapping_add(1);
@@ -241,6 +294,7 @@ impl DoubleEndedIterator for Steps {
         Some(Step {
             tick: self.next + self.left,
             timestep: self.timestep,
+            epoch: self.epoch,
         })
     }
 }
@@ -250,11 +304,14 @@ impl FusedIterator for Steps {}
 
 /// One fixed step: which tick it is and how long it lasts.
 ///
-/// Every step of a loop has the same `dt`, forever.
+/// Every step of a loop has the same `dt`, until the game itself changes
+/// the step rate ([`FrameLoop::set_timestep`](crate::FrameLoop::set_timestep)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Step {
     tick: u64,
     timestep: Timestep,
+    /// Where simulation time stood when the step last changed.
+    epoch: SimEpoch,
 }
 
 impl Step {
@@ -264,15 +321,18 @@ impl Step {
         self.tick
     }
 
-    /// Simulation time when this step begins, `tick · dt` (exact, rounded
-    /// down to the nanosecond).
+    /// Simulation time when this step begins: `tick · dt` for a planner
+    /// whose step never changed, and in general the simulation time at the
+    /// last change plus the steps since (exact, rounded down to the
+    /// nanosecond).
     pub const fn sim_time(&self) -> Nanos {
-        self.timestep.sim_time(self.tick)
+        self.epoch.sim_time(self.tick, self.timestep)
     }
 
-    /// Simulation time when this step ends, `(tick + 1) · dt`.
+    /// Simulation time when this step ends, one `dt` after it began.
     pub const fn sim_time_after(&self) -> Nanos {
-        self.timestep.sim_time(self.tick.saturating_add(1))
+        self.epoch
+            .sim_time(self.tick.saturating_add(1), self.timestep)
     }
 
     /// The fixed step.

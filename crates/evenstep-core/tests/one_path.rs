@@ -3,7 +3,8 @@
 //! not) gives, field for field, the plan the general rule gives. A render
 //! cap that admits every frame changes nothing but sends each frame by the
 //! general rule, so twin planners, one with such a cap and one without, must
-//! agree on every plan but its `render`, hidden frames included.
+//! agree on every plan but its `render`, hidden frames included, across
+//! changes of the step rate too.
 
 mod common;
 
@@ -67,6 +68,7 @@ proptest! {
         start in any::<u64>(),
         ops in ops(96),
         hidden_every in 2_usize..7,
+        changes in prop::collection::vec((0_usize..96, timestep()), 0..4),
     ) {
         let start_at = Timestamp::from_nanos(start);
         let mut plain = FrameLoop::new(timestep, budget, start_at).with_pacing(pacing);
@@ -74,6 +76,10 @@ proptest! {
         capped.set_render_cap(ADMITS_ALL);
         let mut now = start;
         for (i, op) in ops.into_iter().enumerate() {
+            for &(_, step) in changes.iter().filter(|(when, _)| *when == i) {
+                plain.set_timestep(step);
+                capped.set_timestep(step);
+            }
             let op_kind = if matches!(op, Op::CatchUp(_)) { Kind::CatchUp } else { Kind::Frame };
             let hidden = i % hidden_every == 0 && op_kind == Kind::Frame;
             let [a, b] = match op {

@@ -121,7 +121,7 @@ fn catch_up_24h_at_20hz(bencher: Bencher) {
             let (_, clock) = bench_clock();
             let mut game_loop = Loop::<()>::builder()
                 .clock(clock)
-                .timestep(Timestep::from_hz(20).unwrap())
+                .timestep(Timestep::HZ_20)
                 .budget(StepBudget::DEFAULT)
                 .build()
                 .unwrap();

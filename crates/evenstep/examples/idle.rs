@@ -41,7 +41,7 @@ fn integrate(idle: &mut Idle, calendar_now: Nanos) {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let frames = ManualClock::new(); // the monotonic clock the loop runs on
     let calendar = ManualClock::new(); // the game's one calendar reading (epoch time)
-    let timestep = Timestep::from_hz(20)?;
+    let timestep = Timestep::HZ_20;
     let mut game_loop = Loop::<Idle>::builder()
         .clock(frames.clone())
         .timestep(timestep)

@@ -8,7 +8,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use evenstep::{Loop, ManualClock, PumpKind, StepBudget, Timestep};
+use evenstep::{Loop, ManualClock, PumpKind, Timestep};
 
 #[derive(Default)]
 struct World {
@@ -24,7 +24,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .clock(clock.clone())
         .timestep(timestep)
         // At most a quarter second of simulation per pump: 15 steps.
-        .budget(StepBudget::covering(Duration::from_millis(250), timestep))
+        .budget_window(Duration::from_millis(250))
         .build()?;
 
     game_loop.on_update(|world, step| {

@@ -6,8 +6,9 @@
 //! takes effect at once.
 
 use std::cell::Cell;
+use std::time::Duration;
 
-use evenstep_core::{Alpha, Nanos, Speed, Timestamp, Timestep};
+use evenstep_core::{Alpha, FrameLoop, Nanos, Speed, Timestamp, Timestep};
 
 /// Requests made to the loop, applied at the next pump boundary (`stop` at
 /// once). Cells, because callbacks receive shared references.
@@ -17,6 +18,7 @@ pub struct Control {
     pending: Cell<bool>,
     pause: Cell<Option<bool>>,
     speed: Cell<Option<Speed>>,
+    timestep: Cell<Option<Timestep>>,
     queue: Cell<u32>,
     stop: Cell<bool>,
 }
@@ -41,6 +43,16 @@ impl Control {
     pub fn set_speed(&self, speed: Speed) {
         self.pending.set(true);
         self.speed.set(Some(speed));
+    }
+
+    /// Changes the fixed step from the next pump (see
+    /// [`FrameLoop::set_timestep`]): the banked time is kept as time, the
+    /// tick carries on and simulation time goes on exactly from where it
+    /// stood. A budget given as a span of time is counted again in the new
+    /// steps.
+    pub fn set_timestep(&self, timestep: Timestep) {
+        self.pending.set(true);
+        self.timestep.set(Some(timestep));
     }
 
     /// Runs `count` extra steps at the next pump, outside the budget and even
@@ -82,6 +94,10 @@ impl Control {
         self.speed.take()
     }
 
+    pub(crate) fn take_timestep(&self) -> Option<Timestep> {
+        self.timestep.take()
+    }
+
     pub(crate) fn take_queue(&self) -> u32 {
         self.queue.take()
     }
@@ -94,11 +110,23 @@ pub struct StepContext<'a> {
     pub(crate) tick: u64,
     pub(crate) real_time: Nanos,
     pub(crate) control: &'a Control,
+    /// The planner, for simulation time across changes of step.
+    pub(crate) frames: &'a FrameLoop,
 }
 
 impl StepContext<'_> {
-    /// The fixed step, the same for every update of the loop's life.
-    pub fn dt(&self) -> Timestep {
+    /// The fixed step as a duration, rounded down to the nanosecond (a 60 Hz
+    /// step is 16,666,666⅔ ns, given as 16,666,666): for display and for
+    /// APIs that take a [`Duration`]. Rules take
+    /// [`dt_secs_f64`](StepContext::dt_secs_f64), and the exact step is
+    /// [`timestep`](StepContext::timestep).
+    pub fn dt(&self) -> Duration {
+        self.timestep.dt_nanos_floor().as_duration()
+    }
+
+    /// The fixed step, exact: the same for every update until the game
+    /// changes the step rate.
+    pub fn timestep(&self) -> Timestep {
         self.timestep
     }
 
@@ -118,9 +146,11 @@ impl StepContext<'_> {
         self.tick
     }
 
-    /// Simulation time when this step begins (`tick · dt`, exact).
+    /// Simulation time when this step begins: `tick · dt` for a loop whose
+    /// step never changed (see [`FrameLoop::simulated`]), exact, rounded
+    /// down to the nanosecond.
     pub fn sim_time(&self) -> Nanos {
-        self.timestep.sim_time(self.tick)
+        self.frames.sim_time_at(self.tick)
     }
 
     /// Real time at the pump that runs this step: unclamped, unpaused elapsed
@@ -140,14 +170,46 @@ impl StepContext<'_> {
 #[derive(Debug)]
 pub struct RenderContext<'a> {
     pub(crate) alpha: Alpha,
-    pub(crate) timestep: Timestep,
     pub(crate) tick: u64,
     pub(crate) now: Timestamp,
     pub(crate) real_time: Nanos,
     pub(crate) control: &'a Control,
+    /// The planner, for simulation time across changes of step.
+    pub(crate) frames: &'a FrameLoop,
+    /// This pump's raw delta.
+    pub(crate) frame_delta: Nanos,
+    /// Raw time, and scaled time in the step's accumulator units, since the
+    /// previous render.
+    pub(crate) render_delta: Nanos,
+    pub(crate) scaled_render_units: u128,
 }
 
 impl RenderContext<'_> {
+    /// Real time since the previous pump, unscaled: the frame's own delta
+    /// (see [`FramePlan::raw_delta`](evenstep_core::FramePlan::raw_delta)).
+    pub fn frame_delta(&self) -> Nanos {
+        self.frame_delta
+    }
+
+    /// Real time since the previous render, unscaled: a frame's delta when
+    /// every frame renders, and more when a render cap, a hidden stretch of
+    /// tick pumps or the governor skipped renders in between (seed 004's
+    /// delta between rendered frames). The first render after
+    /// [`Loop::start`](crate::Loop::start) counts from the start.
+    pub fn render_delta(&self) -> Nanos {
+        self.render_delta
+    }
+
+    /// Simulation time submitted since the previous render: the scaled
+    /// deltas of the pumps since, before the budget (rounded down to the
+    /// nanosecond). With [`render_delta`](RenderContext::render_delta), what
+    /// an animation that runs per render rather than per step advances by.
+    pub fn scaled_render_delta(&self) -> Nanos {
+        self.frames
+            .timestep()
+            .units_to_nanos(self.scaled_render_units)
+    }
+
     /// Where between the last step and the next to draw, in `[0, 1)`.
     pub fn alpha(&self) -> Alpha {
         self.alpha
@@ -158,13 +220,17 @@ impl RenderContext<'_> {
         self.alpha.as_f32()
     }
 
-    /// Simulation time at the drawn moment, between steps:
-    /// `tick · dt + alpha · dt`, exact, rounded down to the nanosecond.
+    /// The blend factor as an `f64`.
+    pub fn alpha_f64(&self) -> f64 {
+        self.alpha.as_f64()
+    }
+
+    /// Simulation time at the drawn moment, between steps: `tick · dt +
+    /// alpha · dt` for a loop whose step never changed (see
+    /// [`FrameLoop::sim_time_drawn`]), exact, rounded down to the
+    /// nanosecond.
     pub fn sim_time(&self) -> Nanos {
-        let (remainder, _) = self.alpha.ratio();
-        let units = u128::from(self.tick) * u128::from(self.timestep.units_per_step())
-            + u128::from(remainder);
-        self.timestep.units_to_nanos(units)
+        self.frames.sim_time_drawn()
     }
 
     /// Steps run so far (the next step's tick).

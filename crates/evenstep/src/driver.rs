@@ -10,7 +10,10 @@ use std::time::Duration;
 
 use std::num::NonZeroU32;
 
-use evenstep_core::{FrameLoop, FramePlan, Nanos, Pacing, Speed, StepBudget, Timestamp, Timestep};
+use evenstep_core::{
+    FrameLoop, FramePlan, FrameRateGovernor, Nanos, Pacing, RenderCap, Speed, StepBudget,
+    Timestamp, Timestep,
+};
 
 use crate::context::{Control, RenderContext, StepContext};
 use crate::jobs::{JobHandle, Jobs};
@@ -20,6 +23,7 @@ use crate::{Clock, MonotonicClock, Timeline};
 type Update<S> = Box<dyn FnMut(&mut S, &StepContext<'_>)>;
 type Render<S> = Box<dyn FnMut(&S, &RenderContext<'_>)>;
 type Stall<S> = Box<dyn FnMut(&mut S, &FramePlan)>;
+type Hook<S> = Box<dyn FnMut(&mut S, &FramePlan)>;
 
 /// Which kind of frame a pump is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -36,6 +40,10 @@ pub enum PumpKind {
 pub struct SubscriberId(u64);
 
 /// What a pump did.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "returned by value once a pump, never stored in bulk; a box would allocate every pump"
+)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pump {
     /// The loop has not been started: nothing ran.
@@ -87,8 +95,10 @@ pub struct PumpReport {
 pub struct CatchUp {
     /// Fixed steps run.
     pub steps: u64,
-    /// Simulation time banked for the next frame (under one step).
-    pub banked: Nanos,
+    /// The whole bank after the catch-up, under one step: what this
+    /// catch-up left of its span together with any time banked before it.
+    /// The next frame's steps start from it.
+    pub remainder: Nanos,
     /// Whether the loop was stopped from inside the catch-up.
     pub stopped: bool,
 }
@@ -114,12 +124,18 @@ enum Run {
 /// 3. requested jobs run, once each, in creation order;
 /// 4. the scaled elapsed time goes to the planner; the step budget clamps it,
 ///    and a clamp calls the stall hook with the plan;
-/// 5. for each fixed step: the [`sim`](Loop::sim) timeline advances to the
+/// 5. the [before-steps hooks](Loop::on_before_steps) run with the plan, in
+///    registration order (a network session polls its sockets here);
+/// 6. for each fixed step: the [`sim`](Loop::sim) timeline advances to the
 ///    step's end, the update subscribers run in registration order, and the
 ///    tick rises by one (the planner numbers the steps: see
 ///    [`tick`](Loop::tick));
-/// 6. on a paint pump, the render subscribers run in registration order;
-/// 7. statistics are recorded.
+/// 7. the [after-steps hooks](Loop::on_after_steps) run with the plan, in
+///    registration order (a network session sends here);
+/// 8. on a paint pump, the render subscribers run in registration order;
+/// 9. statistics are recorded.
+///
+/// Hooks run on every pump that runs, with or without steps, paused too.
 ///
 /// # Driving the loop
 ///
@@ -202,7 +218,20 @@ pub struct Loop<S> {
     jobs: Jobs<S>,
     updates: Vec<(SubscriberId, Update<S>)>,
     renders: Vec<(SubscriberId, Render<S>)>,
+    before_steps: Vec<(SubscriberId, Hook<S>)>,
+    after_steps: Vec<(SubscriberId, Hook<S>)>,
     on_stall: Option<Stall<S>>,
+    /// The budget as a span of simulation, when it was given so: the
+    /// budget in steps follows it across changes of the step.
+    budget_window: Option<Duration>,
+    /// Raw time, and scaled time in accumulator units, since the previous
+    /// render (or the start), for the render context.
+    since_render: Nanos,
+    since_render_units: u128,
+    /// The render cap the game set; the planner's is the lower of it and
+    /// the governor's.
+    render_cap: Option<(NonZeroU32, NonZeroU32)>,
+    governor: Option<FrameRateGovernor>,
     next_id: u64,
     stats: Box<Collector>,
     /// True while a pump runs; still true at the next call only if a
@@ -276,12 +305,68 @@ impl<S> Loop<S> {
         id
     }
 
-    /// Removes an update or render subscriber. Returns whether it was there.
+    /// Adds a hook that runs on every pump after the plan is made and
+    /// before its steps (step 5 of the pump order), with the plan, in
+    /// registration order: a network session polls its sockets and feeds
+    /// the inputs of the steps about to run. It runs on pumps with no step
+    /// too, and while paused.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use evenstep::{Loop, ManualClock, PumpKind};
+    ///
+    /// #[derive(Default)]
+    /// struct Session { log: Vec<String> }
+    ///
+    /// let clock = ManualClock::new();
+    /// let mut game_loop = Loop::<Session>::builder().clock(clock.clone()).build()?;
+    /// game_loop.on_before_steps(|s, plan| s.log.push(format!("poll for {}", plan.steps_run())));
+    /// game_loop.on_update(|s, step| s.log.push(format!("step {}", step.tick())));
+    /// game_loop.on_after_steps(|s, _| s.log.push("send".into()));
+    /// game_loop.start();
+    /// clock.advance(Duration::from_millis(20));
+    /// let mut session = Session::default();
+    /// let _ = game_loop.pump(&mut session, PumpKind::Tick);
+    /// assert_eq!(session.log, ["poll for 1", "step 0", "send"]);
+    /// # Ok::<(), evenstep::ConfigError>(())
+    /// ```
+    pub fn on_before_steps<F>(&mut self, hook: F) -> SubscriberId
+    where
+        F: FnMut(&mut S, &FramePlan) + 'static,
+    {
+        let id = self.next_subscriber();
+        self.before_steps.push((id, Box::new(hook)));
+        id
+    }
+
+    /// Adds a hook that runs on every pump after its steps (step 7 of the
+    /// pump order) and before the renders, with the plan, in registration
+    /// order: a network session sends what the steps produced. It runs on
+    /// pumps with no step too, and while paused; not after a `stop` from an
+    /// update, which ends the pump at once.
+    pub fn on_after_steps<F>(&mut self, hook: F) -> SubscriberId
+    where
+        F: FnMut(&mut S, &FramePlan) + 'static,
+    {
+        let id = self.next_subscriber();
+        self.after_steps.push((id, Box::new(hook)));
+        id
+    }
+
+    /// Removes an update, render or hook subscriber. Returns whether it was
+    /// there.
     pub fn remove(&mut self, id: SubscriberId) -> bool {
-        let before = self.updates.len() + self.renders.len();
+        let count = |l: &Loop<S>| {
+            l.updates.len() + l.renders.len() + l.before_steps.len() + l.after_steps.len()
+        };
+        let before = count(self);
         self.updates.retain(|(i, _)| *i != id);
         self.renders.retain(|(i, _)| *i != id);
-        before != self.updates.len() + self.renders.len()
+        self.before_steps.retain(|(i, _)| *i != id);
+        self.after_steps.retain(|(i, _)| *i != id);
+        before != count(self)
     }
 
     /// Sets the hook called when the step budget drops time, with the plan
@@ -338,6 +423,8 @@ impl<S> Loop<S> {
             self.run = Run::Running;
             self.last_pump = now;
             self.stamped = now;
+            self.since_render = Nanos::ZERO;
+            self.since_render_units = 0;
             self.frames.resync(now);
             self.stats.rebase();
         }
@@ -380,10 +467,90 @@ impl<S> Loop<S> {
         Ok(())
     }
 
+    /// Changes the fixed step from the next pump (see [`Control::set_timestep`]
+    /// and [`FrameLoop::set_timestep`]): the banked time is kept as time,
+    /// the tick carries on, simulation time and the sim timeline go on
+    /// exactly from where they stood, and a budget given as a span of time
+    /// ([`set_budget_window`](Loop::set_budget_window)) is counted again in
+    /// the new steps. [`timestep`](Loop::timestep) says the new step from
+    /// that pump on.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use evenstep::{Loop, ManualClock, Nanos, Pacing, PumpKind, Timestep};
+    ///
+    /// let clock = ManualClock::new();
+    /// let mut server = Loop::<()>::builder()
+    ///     .clock(clock.clone())
+    ///     .timestep(Timestep::HZ_20)
+    ///     .pacing(Pacing::OFF)
+    ///     .budget_window(Duration::from_millis(250))
+    ///     .build()?;
+    /// server.start();
+    /// assert_eq!(server.budget().get(), 5); // 250 ms of 20 Hz steps
+    /// clock.advance(Duration::from_millis(200));
+    /// let _ = server.pump(&mut (), PumpKind::Tick); // 4 steps of 50 ms
+    ///
+    /// server.set_timestep(Timestep::HZ_60); // from the next pump
+    /// clock.advance(Duration::from_millis(100));
+    /// let _ = server.pump(&mut (), PumpKind::Tick); // 6 steps of 16⅔ ms
+    /// assert_eq!(server.tick(), 10);
+    /// assert_eq!(server.sim_time(), Nanos::from_millis(300));
+    /// assert_eq!(server.budget().get(), 15); // 250 ms of 60 Hz steps
+    /// # Ok::<(), evenstep::ConfigError>(())
+    /// ```
+    pub fn set_timestep(&mut self, timestep: Timestep) {
+        self.control.set_timestep(timestep);
+    }
+
     /// Runs `count` extra steps at the next pump, outside the budget and even
     /// while paused.
     pub fn queue_steps(&mut self, count: u32) {
         self.control.queue_steps(count);
+    }
+
+    /// Sets the step budget, in steps, from the next pump: the most steps
+    /// one pump runs at normal speed (see [`StepBudget`]). It stays this
+    /// many steps if the step rate changes.
+    pub fn set_budget(&mut self, budget: StepBudget) {
+        self.budget_window = None;
+        self.frames.set_budget(budget);
+    }
+
+    /// Sets the step budget as a span of simulation, from the next pump:
+    /// the fewest whole steps that cover `window` at the current step
+    /// ([`StepBudget::covering`]), and again at each change of the step
+    /// rate, so the budget can never disagree with the step.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use evenstep::{Loop, ManualClock, Timestep};
+    ///
+    /// let mut game_loop = Loop::<()>::builder().clock(ManualClock::new()).build()?;
+    /// game_loop.set_budget_window(Duration::from_millis(250));
+    /// assert_eq!(game_loop.budget().get(), 15); // 60 Hz
+    /// # Ok::<(), evenstep::ConfigError>(())
+    /// ```
+    pub fn set_budget_window(&mut self, window: Duration) {
+        self.budget_window = Some(window);
+        self.frames
+            .set_budget(StepBudget::covering(window, self.frames.timestep()));
+    }
+
+    /// The step budget in steps.
+    pub fn budget(&self) -> StepBudget {
+        self.frames.budget()
+    }
+
+    /// The budget's span of simulation, if it was given as one
+    /// ([`set_budget_window`](Loop::set_budget_window) or
+    /// [`LoopBuilder::budget_window`]).
+    pub fn budget_window(&self) -> Option<Duration> {
+        self.budget_window
     }
 
     /// Sets the frame pacing (see [`Pacing`]); takes effect at the next pump.
@@ -394,7 +561,93 @@ impl<S> Loop<S> {
     /// Caps renders at `max_fps` a second of real time (`None`: render every
     /// paint pump). Steps, timers and jobs run on the pumps it skips.
     pub fn set_render_cap(&mut self, max_fps: Option<NonZeroU32>) {
-        self.frames.set_render_cap(max_fps);
+        self.set_render_cap_ratio(max_fps.map(|fps| (fps, NonZeroU32::MIN)));
+    }
+
+    /// Caps renders at `renders` every `per_seconds` seconds of real time,
+    /// a rate that need not be whole: `(30_000, 1_001)` is 29.97 fps (see
+    /// [`FrameLoop::set_render_cap_ratio`]; `None`: no cap).
+    pub fn set_render_cap_ratio(&mut self, cap: Option<(NonZeroU32, NonZeroU32)>) {
+        self.render_cap = cap;
+        self.apply_render_cap();
+    }
+
+    /// The render cap the game set, as `(renders, per_seconds)` in lowest
+    /// terms (the governor may hold renders lower: see
+    /// [`set_governor`](Loop::set_governor)).
+    pub fn render_cap_ratio(&self) -> Option<(NonZeroU32, NonZeroU32)> {
+        self.render_cap
+            .map(|(renders, per)| RenderCap::from_ratio(renders, per).ratio())
+    }
+
+    /// Sets (or, with `None`, removes) the frame-rate governor: while paint
+    /// pumps keep missing their display refresh, it halves the render rate
+    /// (and halves it again), and it restores the rate once they stop, with
+    /// the thresholds it was built with
+    /// ([`FrameRateGovernor::with_thresholds`]). It learns the display's
+    /// period from the paint pumps itself, so it works under any pacing, and
+    /// only ever lowers renders below the game's own render cap. Steps,
+    /// timers and jobs run on every pump as before.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use evenstep::{FrameRateGovernor, Loop, ManualClock, PumpKind};
+    ///
+    /// let clock = ManualClock::new();
+    /// let mut game_loop = Loop::<()>::builder()
+    ///     .clock(clock.clone())
+    ///     .governor(FrameRateGovernor::new())
+    ///     .build()?;
+    /// game_loop.start();
+    /// for k in 0..200_u64 {
+    ///     // A 60 Hz display on which every third frame misses a refresh.
+    ///     clock.advance(Duration::from_nanos(if k % 3 == 2 { 33_333_333 } else { 16_666_667 }));
+    ///     let _ = game_loop.pump(&mut (), PumpKind::Paint);
+    /// }
+    /// assert_eq!(game_loop.governor().map(|g| g.divisor()), Some(8));
+    /// # Ok::<(), evenstep::ConfigError>(())
+    /// ```
+    pub fn set_governor(&mut self, governor: Option<FrameRateGovernor>) {
+        self.governor = governor;
+        self.apply_render_cap();
+    }
+
+    /// The frame-rate governor, if one is set.
+    pub fn governor(&self) -> Option<&FrameRateGovernor> {
+        self.governor.as_ref()
+    }
+
+    /// Shows the governor, if any, a frame the display showed; a change of
+    /// its render rate applies from the next frame. Out of line: most loops
+    /// have no governor, and with this folded into it every pump measured
+    /// about 1.5 ns slower (`benches/driver.rs`, `pump_steady_60hz`).
+    #[inline(never)]
+    fn govern(&mut self, plan: &FramePlan) {
+        let Some(governor) = self.governor.as_mut() else {
+            return;
+        };
+        let divisor = governor.divisor();
+        governor.observe(plan, self.frames.refresh_period());
+        if governor.divisor() != divisor {
+            self.apply_render_cap();
+        }
+    }
+
+    /// Gives the planner the lower of the game's render cap and the
+    /// governor's.
+    fn apply_render_cap(&mut self) {
+        let governed = self
+            .governor
+            .as_ref()
+            .and_then(FrameRateGovernor::max_fps)
+            .map(|fps| (fps, NonZeroU32::MIN));
+        let cap = match (self.render_cap, governed) {
+            (Some(a), Some(b)) => Some(if slower(a, b) { a } else { b }),
+            (cap, governed) => cap.or(governed),
+        };
+        self.frames.set_render_cap_ratio(cap);
     }
 
     /// Runs one frame of the loop at the clock's time. `kind` says whether
@@ -534,16 +787,29 @@ impl<S> Loop<S> {
         }
     }
 
-    /// When the bank reaches one whole step at the planner's speed, if it
-    /// ever does.
-    fn next_step_due(&self) -> Option<Timestamp> {
+    /// The instant the next fixed step is due: when the bank reaches one
+    /// whole step at the current speed, measured from the previous pump and
+    /// rounded up to the nanosecond, so a pump at that instant runs it.
+    /// `None` while paused (or at speed zero), and when the loop is not
+    /// running. [`next_due`](Loop::next_due) is the earliest of this and
+    /// everything else that is due.
+    pub fn next_step_due(&self) -> Option<Timestamp> {
+        if !self.is_running() {
+            return None;
+        }
         let speed = self.frames.speed();
         if speed.is_paused() || self.frames.tick() == u64::MAX {
             return None;
         }
         let timestep = self.frames.timestep();
-        // The bank is under one step, so at least one unit is missing.
-        let missing = u128::from(timestep.units_per_step() - self.frames.remainder_units());
+        // The bank is under one step between frames, so at least one unit
+        // is missing; right after a change to a shorter step it may hold
+        // whole steps, which are due at once.
+        let missing = u128::from(
+            timestep
+                .units_per_step()
+                .saturating_sub(self.frames.remainder_units()),
+        );
         // `wait` ns bank `wait · Q · num / den` units: the smallest whole
         // `wait` that brings the missing units.
         let per_nano = u128::from(timestep.units_per_nanosecond()) * u128::from(speed.numerator());
@@ -600,6 +866,11 @@ impl<S> Loop<S> {
         };
         // Planned from here on: a panic in the stall hook abandons them all.
         self.in_flight = InFlight::planned(&plan);
+        if kind == PumpKind::Paint && self.governor.is_some() {
+            self.govern(&plan);
+        }
+        self.since_render = self.since_render.saturating_add(plan.raw_delta());
+        self.since_render_units = self.since_render_units.saturating_add(plan.scaled_units());
         // Only a clamped plan drops time. Its drops are recorded at once, so
         // a panic later in the pump cannot lose them.
         if plan.clamped() {
@@ -610,25 +881,27 @@ impl<S> Loop<S> {
             }
         }
 
-        // 5. The fixed steps.
+        // 5. Hooks before the steps.
+        for (_, hook) in &mut self.before_steps {
+            hook(state, &plan);
+        }
+
+        // 6. The fixed steps.
         let steps = self.run_steps(state, plan.timestep());
         let stopped = self.control.stop_requested();
+
+        // 7. Hooks after the steps, unless an update stopped the loop.
+        if !stopped {
+            for (_, hook) in &mut self.after_steps {
+                hook(state, &plan);
+            }
+        }
         let update_end = self.clock.now();
 
-        // 6. Paint, unless the render cap skips this frame.
+        // 8. Paint, unless the render cap skips this frame.
         let rendered = kind == PumpKind::Paint && !stopped && plan.render();
         if rendered {
-            let frame = RenderContext {
-                alpha: plan.alpha(),
-                timestep: plan.timestep(),
-                tick: self.frames.tick(),
-                now,
-                real_time: self.real_time,
-                control: &self.control,
-            };
-            for (_, render) in &mut self.renders {
-                render(state, &frame);
-            }
+            self.render(state, &plan, now);
         }
         // `stop` from a render also takes effect at once: the next pump does
         // not run.
@@ -639,7 +912,7 @@ impl<S> Loop<S> {
             update_end
         };
 
-        // 7. Statistics.
+        // 9. Statistics.
         self.stats.record(&PumpSample {
             now,
             real_time: self.real_time,
@@ -667,6 +940,27 @@ impl<S> Loop<S> {
             stopped,
             plan,
         })
+    }
+
+    /// Runs the render subscribers for `plan`'s frame at `now`, and starts
+    /// counting the time to the next render.
+    fn render(&mut self, state: &S, plan: &FramePlan, now: Timestamp) {
+        let frame = RenderContext {
+            alpha: plan.alpha(),
+            frames: &self.frames,
+            tick: self.frames.tick(),
+            now,
+            real_time: self.real_time,
+            control: &self.control,
+            frame_delta: plan.raw_delta(),
+            render_delta: self.since_render,
+            scaled_render_units: self.since_render_units,
+        };
+        for (_, render) in &mut self.renders {
+            render(state, &frame);
+        }
+        self.since_render = Nanos::ZERO;
+        self.since_render_units = 0;
     }
 
     /// Runs `span` of simulation time now, as whole fixed steps with no
@@ -700,7 +994,7 @@ impl<S> Loop<S> {
         self.in_pump = false;
         Some(CatchUp {
             steps,
-            banked: plan.remainder(),
+            remainder: plan.remainder(),
             stopped,
         })
     }
@@ -719,10 +1013,12 @@ impl<S> Loop<S> {
             // date when `sim()` hands it out, so a long catch-up does not
             // pay for a time it never reads.
             if !self.sim.is_empty() {
-                self.sim.advance_to(state, timestep.sim_time(tick + 1));
+                self.sim
+                    .advance_to(state, self.frames.sim_time_at(tick + 1));
             }
             let step = StepContext {
                 timestep,
+                frames: &self.frames,
                 tick,
                 real_time: self.real_time,
                 control: &self.control,
@@ -753,6 +1049,18 @@ impl<S> Loop<S> {
         let mut resumed = false;
         if let Some(speed) = self.control.take_speed() {
             self.speed = speed;
+        }
+        if let Some(timestep) = self.control.take_timestep() {
+            // Scaled time since the last render, re-expressed like the bank.
+            self.since_render_units = self
+                .since_render_units
+                .saturating_mul(u128::from(timestep.units_per_nanosecond()))
+                / u128::from(self.frames.timestep().units_per_nanosecond());
+            self.frames.set_timestep(timestep);
+            if let Some(window) = self.budget_window {
+                self.frames
+                    .set_budget(StepBudget::covering(window, timestep));
+            }
         }
         if let Some(pause) = self.control.take_pause() {
             resumed = self.paused && !pause;
@@ -831,9 +1139,12 @@ impl<S> Loop<S> {
         }
     }
 
-    /// Simulation time: `tick · dt`, exact, rounded down to the nanosecond.
+    /// Simulation time: `tick · dt` for a loop whose step never changed,
+    /// and in general the simulation time at the last change of step plus
+    /// the steps since ([`FrameLoop::sim_time_at`]). Exact, rounded down to
+    /// the nanosecond.
     pub fn sim_time(&self) -> Nanos {
-        self.frames.timestep().sim_time(self.tick())
+        self.frames.sim_time_at(self.tick())
     }
 
     /// Real time: unclamped, unpaused elapsed time over the pumps since the
@@ -865,6 +1176,12 @@ impl<S> Loop<S> {
     /// Whether the loop is paused (as of the latest pump).
     pub fn is_paused(&self) -> bool {
         self.paused
+    }
+
+    /// The loop's clock: the time base of every pump, of
+    /// [`next_due`](Loop::next_due), and of the cost timings.
+    pub fn clock(&self) -> &dyn Clock {
+        &*self.clock
     }
 
     /// The planner, for reading its state.
@@ -900,11 +1217,12 @@ impl<S> fmt::Debug for Loop<S> {
 ///
 /// let game_loop = Loop::<()>::builder()
 ///     .clock(ManualClock::new())
-///     .timestep(Timestep::from_hz(20)?)
-///     .budget(StepBudget::covering(Duration::from_millis(250), Timestep::from_hz(20)?))
+///     .budget_window(Duration::from_millis(250)) // in steps of the loop's timestep
+///     .timestep(Timestep::HZ_20)
 ///     .warmup_frames(0)
 ///     .build()?;
-/// assert_eq!(game_loop.timestep(), Timestep::from_hz(20)?);
+/// assert_eq!(game_loop.timestep(), Timestep::HZ_20);
+/// assert_eq!(game_loop.budget(), StepBudget::try_new(5)?);
 ///
 /// let refused = Loop::<()>::builder().absence_threshold(Duration::ZERO).build();
 /// assert!(refused.is_err());
@@ -915,10 +1233,11 @@ pub struct LoopBuilder<S> {
     state: PhantomData<fn(&mut S)>,
     clock: Option<Box<dyn Clock>>,
     timestep: Timestep,
-    budget: StepBudget,
+    budget: Budget,
     speed: Speed,
     pacing: Pacing,
-    render_cap: Option<NonZeroU32>,
+    render_cap: Option<(NonZeroU32, NonZeroU32)>,
+    governor: Option<FrameRateGovernor>,
     warmup_frames: u32,
     absence: Duration,
     work_budget: Duration,
@@ -931,10 +1250,11 @@ impl<S> LoopBuilder<S> {
             state: PhantomData,
             clock: None,
             timestep: Timestep::HZ_60,
-            budget: StepBudget::DEFAULT,
+            budget: Budget::Steps(StepBudget::DEFAULT),
             speed: Speed::NORMAL,
             pacing: Pacing::CENTRED,
             render_cap: None,
+            governor: None,
             warmup_frames: 10,
             absence: Duration::from_secs(1),
             work_budget: Duration::from_nanos(16_666_667),
@@ -954,9 +1274,20 @@ impl<S> LoopBuilder<S> {
         self
     }
 
-    /// The most steps one pump may run at normal speed (default: 5).
+    /// The most steps one pump may run at normal speed (default: 5). The
+    /// later of this and [`budget_window`](LoopBuilder::budget_window) wins.
     pub fn budget(mut self, budget: StepBudget) -> LoopBuilder<S> {
-        self.budget = budget;
+        self.budget = Budget::Steps(budget);
+        self
+    }
+
+    /// The budget as a span of simulation: the fewest whole steps that
+    /// cover `window` at the loop's step, whatever order
+    /// [`timestep`](LoopBuilder::timestep) and this are called in, and again
+    /// whenever the step rate changes (see [`Loop::set_budget_window`]). The
+    /// later of this and [`budget`](LoopBuilder::budget) wins.
+    pub fn budget_window(mut self, window: Duration) -> LoopBuilder<S> {
+        self.budget = Budget::Window(window);
         self
     }
 
@@ -975,7 +1306,24 @@ impl<S> LoopBuilder<S> {
 
     /// A render cap in renders a second of real time (default: none).
     pub fn render_cap(mut self, max_fps: Option<NonZeroU32>) -> LoopBuilder<S> {
-        self.render_cap = max_fps;
+        self.render_cap = max_fps.map(|fps| (fps, NonZeroU32::MIN));
+        self
+    }
+
+    /// A render cap of `renders` every `per_seconds` seconds of real time,
+    /// a rate that need not be whole (see [`Loop::set_render_cap_ratio`]).
+    pub fn render_cap_ratio(
+        mut self,
+        renders: NonZeroU32,
+        per_seconds: NonZeroU32,
+    ) -> LoopBuilder<S> {
+        self.render_cap = Some((renders, per_seconds));
+        self
+    }
+
+    /// A frame-rate governor (default: none; see [`Loop::set_governor`]).
+    pub fn governor(mut self, governor: FrameRateGovernor) -> LoopBuilder<S> {
+        self.governor = Some(governor);
         self
     }
 
@@ -1030,10 +1378,14 @@ impl<S> LoopBuilder<S> {
         let clock = self
             .clock
             .unwrap_or_else(|| Box::new(MonotonicClock::new()));
+        let (budget, budget_window) = match self.budget {
+            Budget::Steps(budget) => (budget, None),
+            Budget::Window(window) => (StepBudget::covering(window, self.timestep), Some(window)),
+        };
         let mut frames =
-            FrameLoop::new(self.timestep, self.budget, Timestamp::ZERO).with_pacing(self.pacing);
+            FrameLoop::new(self.timestep, budget, Timestamp::ZERO).with_pacing(self.pacing);
         frames.set_speed(self.speed);
-        frames.set_render_cap(self.render_cap);
+        frames.set_render_cap_ratio(self.render_cap);
         Ok(Loop {
             clock,
             frames,
@@ -1049,7 +1401,14 @@ impl<S> LoopBuilder<S> {
             jobs: Jobs::new(),
             updates: Vec::new(),
             renders: Vec::new(),
+            before_steps: Vec::new(),
+            after_steps: Vec::new(),
             on_stall: None,
+            budget_window,
+            since_render: Nanos::ZERO,
+            since_render_units: 0,
+            render_cap: self.render_cap,
+            governor: self.governor,
             next_id: 0,
             stats: Box::new(Collector::new(StatsConfig {
                 warmup_frames: self.warmup_frames,
@@ -1061,6 +1420,13 @@ impl<S> LoopBuilder<S> {
             in_flight: InFlight::idle(0),
         })
     }
+}
+
+/// The budget as the builder was given it.
+#[derive(Clone, Copy, Debug)]
+enum Budget {
+    Steps(StepBudget),
+    Window(Duration),
 }
 
 impl<S> Default for LoopBuilder<S> {
@@ -1077,12 +1443,18 @@ impl<S> fmt::Debug for LoopBuilder<S> {
             .field("speed", &self.speed)
             .field("pacing", &self.pacing)
             .field("render_cap", &self.render_cap)
+            .field("governor", &self.governor)
             .field("warmup_frames", &self.warmup_frames)
             .field("absence", &self.absence)
             .field("work_budget", &self.work_budget)
             .field("gap_window", &self.gap_window)
             .finish_non_exhaustive()
     }
+}
+
+/// Whether the rate `a` (renders per seconds) is below `b`.
+fn slower(a: (NonZeroU32, NonZeroU32), b: (NonZeroU32, NonZeroU32)) -> bool {
+    u64::from(a.0.get()) * u64::from(b.1.get()) < u64::from(b.0.get()) * u64::from(a.1.get())
 }
 
 /// Why a [`Loop`] could not be configured.

@@ -6,9 +6,10 @@
 //! one crate) and adds what a game needs around it: clocks, a pump with a
 //! fixed order, a real and a sim timeline of coalescing timers, coalesced
 //! jobs, explicit offline catch-up, measured frame statistics with
-//! percentiles, and the tools that make determinism provable: tweens on the
-//! fixed step with bit-exact easings, interpolation for rendering between
-//! steps, and replay of recorded input logs against state-hash checkpoints.
+//! percentiles, a headless runner for servers and tools, and the tools that
+//! make determinism provable: tweens on the fixed step with bit-exact
+//! easings, interpolation for rendering between steps, and replay of
+//! recorded input logs against state-hash checkpoints.
 //!
 //! # Promises
 //!
@@ -19,7 +20,7 @@
 //!   every statistic is exact.
 //! - **Nothing runs on its own.** No thread, no global loop, no autostart:
 //!   nothing happens until [`Loop::start`] and then only inside
-//!   [`Loop::pump`].
+//!   [`Loop::pump`] (which a [`Runner`] calls, when asked to run).
 //! - **The loop credits nothing.** Time beyond the step budget is dropped
 //!   and reported; absent time is simulated only by an explicit
 //!   [`Loop::catch_up`]. Anything that must be true against the wall clock
@@ -78,6 +79,36 @@
 //! # Ok::<(), evenstep::ConfigError>(())
 //! ```
 //!
+//! ## A headless server
+//!
+//! A [`Runner`] sleeps until the next step or real timer is due, pumps, and
+//! repeats until a [`StopHandle`] (a Ctrl-C handler, another thread) or a
+//! callback stops it; it reports how late its steps ran. Here it runs on a
+//! manual clock, which its sleeper moves instead of sleeping; a server uses
+//! [`Runner::new`] on the real clock (see `examples/server.rs`).
+//!
+//! ```
+//! use std::time::Duration;
+//! use evenstep::{Loop, ManualClock, ManualSleep, Runner, Timestep};
+//!
+//! #[derive(Default)]
+//! struct World { steps: u64, saves: u32 }
+//!
+//! let clock = ManualClock::new();
+//! let mut server = Loop::<World>::builder().clock(clock.clone()).timestep(Timestep::HZ_30).build()?;
+//! server.on_update(|world, _| world.steps += 1);
+//! server.real().every(Duration::from_secs(60), |world: &mut World, _| world.saves += 1)?;
+//!
+//! let mut runner = Runner::with_sleeper(ManualSleep::new(clock, Duration::ZERO));
+//! let stop = runner.stop_handle();
+//! server.real().after(Duration::from_secs(3_600), move |_: &mut World, _| stop.stop())?;
+//! let mut world = World::default();
+//! let report = runner.run(&mut server, &mut world); // an hour, at once
+//! assert_eq!((world.steps, world.saves), (108_000, 60));
+//! assert_eq!(report.lateness.max, evenstep::Nanos::ZERO);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! ## A tween that lands exactly
 //!
 //! ```
@@ -98,9 +129,10 @@
 //!
 //! # Features
 //!
-//! - `serde`: `Serialize` and `Deserialize` for [`LoopStats`], [`Ease`] (by
-//!   name) and [`InputLog`], and `InputLog::load`, which validates a log and
-//!   refuses one recorded at another timestep.
+//! - `serde`: `Serialize` and `Deserialize` for [`LoopStats`],
+//!   [`FrameStatsRecord`] (the core's deterministic tally, mirrored), [`Ease`]
+//!   (by name) and [`InputLog`], and `InputLog::load`, which validates a log
+//!   and refuses one recorded at another timestep.
 //! - `json`: `InputLog::from_json`, the same from JSON text, refusing
 //!   anything after the log.
 //! - `postcard`: `InputLog::from_postcard`, the same from postcard bytes,
@@ -109,17 +141,21 @@
 
 mod clock;
 mod context;
+mod cpu;
 mod driver;
 mod ease;
 mod jobs;
 mod lerp;
 mod replay;
+mod runner;
 mod stats;
+mod tally_record;
 mod timeline;
 mod tween;
 
 pub use clock::{Clock, ManualClock, MonotonicClock};
 pub use context::{Control, RenderContext, StepContext};
+pub use cpu::process_cpu_time;
 pub use driver::{
     CatchUp, ConfigError, Loop, LoopBuilder, Pump, PumpKind, PumpReport, SubscriberId,
 };
@@ -136,7 +172,11 @@ pub use replay::LoadError;
 pub use replay::{
     Divergence, Input, InputLog, OutOfOrder, ReplayError, ReplayReport, ReplaySource, replay,
 };
+pub use runner::{
+    Lateness, ManualSleep, PreciseSleep, RunReport, Runner, RunnerThread, Sleep, StopHandle,
+};
 pub use stats::LoopStats;
+pub use tally_record::FrameStatsRecord;
 pub use timeline::{Fire, Timeline, TimerError, TimerHandle};
 pub use tween::{Slot, Tween, TweenHandle, Tweens};
 

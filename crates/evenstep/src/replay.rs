@@ -151,11 +151,19 @@ where
     // Requests made through the context during a replay are ignored: there
     // is no loop to pause or stop.
     let control = Control::default();
+    // A replay runs at one step: sim time is `tick · dt`, as a planner
+    // that never changed its step says.
+    let frames = evenstep_core::FrameLoop::new(
+        timestep,
+        evenstep_core::StepBudget::DEFAULT,
+        evenstep_core::Timestamp::ZERO,
+    );
     let mut step = StepContext {
         timestep,
         tick: 0,
         real_time: evenstep_core::Nanos::ZERO,
         control: &control,
+        frames: &frames,
     };
     let mut checkpoints = 0;
     for tick in 0..source.ticks() {

@@ -34,6 +34,13 @@ pub struct LoopStats {
     /// The costliest pump since the last reset. Never decays.
     #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
     pub worst_frame: Nanos,
+    /// The cheapest pump since the last reset (zero before the first).
+    #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
+    pub best_frame: Nanos,
+    /// Every pump's cost since the last reset, summed (saturating): with
+    /// [`pumps`](LoopStats::pumps), the exact mean cost.
+    #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
+    pub frame_cost_total: Nanos,
     /// The longest gap between two paints within the gap window.
     #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
     pub worst_gap: Nanos,
@@ -111,17 +118,18 @@ const TOP_EXP: u32 = 36;
 /// One bucket per sub-range of each power of two below 2³⁶, and one above.
 const BUCKETS: usize = SUB + (TOP_EXP - SUB_BITS) as usize * SUB + 1;
 
-/// A fixed-size log-linear histogram of gaps. Each bucket keeps its count and
-/// the largest value it has seen, which is what a percentile reports.
+/// A fixed-size log-linear histogram of gaps (and of a runner's lateness).
+/// Each bucket keeps its count and the largest value it has seen, which is
+/// what a percentile reports.
 #[derive(Clone)]
-struct GapHistogram {
+pub(crate) struct GapHistogram {
     counts: [u64; BUCKETS],
     max: [u64; BUCKETS],
     total: u64,
 }
 
 impl GapHistogram {
-    fn new() -> GapHistogram {
+    pub(crate) fn new() -> GapHistogram {
         GapHistogram {
             counts: [0; BUCKETS],
             max: [0; BUCKETS],
@@ -142,7 +150,7 @@ impl GapHistogram {
     }
 
     #[inline]
-    fn record(&mut self, value: Nanos) {
+    pub(crate) fn record(&mut self, value: Nanos) {
         let value = value.as_nanos();
         let b = GapHistogram::bucket(value);
         // A count of 2⁶⁴ paints is never reached: wrapping cannot happen.
@@ -153,7 +161,7 @@ impl GapHistogram {
 
     /// The largest value in the bucket holding the sample of rank
     /// `ceil(p · total)`.
-    fn percentile(&self, per_mille: u64) -> Nanos {
+    pub(crate) fn percentile(&self, per_mille: u64) -> Nanos {
         if self.total == 0 {
             return Nanos::ZERO;
         }
@@ -168,7 +176,12 @@ impl GapHistogram {
         Nanos::from_nanos(self.max[BUCKETS - 1])
     }
 
-    fn clear(&mut self) {
+    /// Values recorded.
+    pub(crate) fn total(&self) -> u64 {
+        self.total
+    }
+
+    pub(crate) fn clear(&mut self) {
         self.counts = [0; BUCKETS];
         self.max = [0; BUCKETS];
         self.total = 0;
@@ -213,6 +226,8 @@ pub(crate) struct Collector {
     update_cost_x8: u128,
     render_cost_x8: u128,
     worst_frame: Nanos,
+    best_frame: Nanos,
+    frame_cost_total: Nanos,
     ring: [SecondBucket; RING],
     /// The bucket of `real_second` (always under `RING`), opened when the
     /// second began: a paint finds it without a check.
@@ -265,6 +280,8 @@ impl Collector {
             update_cost_x8: 0,
             render_cost_x8: 0,
             worst_frame: Nanos::ZERO,
+            best_frame: Nanos::MAX,
+            frame_cost_total: Nanos::ZERO,
             ring: [EMPTY_SECOND; RING],
             slot: 0,
             absences: 0,
@@ -329,6 +346,8 @@ impl Collector {
             );
         }
         self.worst_frame = self.worst_frame.max(sample.frame_cost);
+        self.best_frame = self.best_frame.min(sample.frame_cost);
+        self.frame_cost_total = self.frame_cost_total.saturating_add(sample.frame_cost);
         if sample.frame_cost > self.config.work_budget {
             self.over_budget += 1;
         }
@@ -451,6 +470,12 @@ impl Collector {
             update_cost: average(self.update_cost_x8),
             render_cost: average(self.render_cost_x8),
             worst_frame: self.worst_frame,
+            best_frame: if self.pumps == 0 {
+                Nanos::ZERO
+            } else {
+                self.best_frame
+            },
+            frame_cost_total: self.frame_cost_total,
             worst_gap,
             cadence: if cadence == Nanos::MAX {
                 Nanos::ZERO

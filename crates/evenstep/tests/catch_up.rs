@@ -16,12 +16,12 @@ struct Idle {
 fn idle_loop(clock: &ManualClock) -> Loop<Idle> {
     let mut game_loop = Loop::<Idle>::builder()
         .clock(clock.clone())
-        .timestep(Timestep::from_hz(20).unwrap())
+        .timestep(Timestep::HZ_20)
         .build()
         .unwrap();
     game_loop.on_update(|idle, step| {
         idle.steps += 1;
-        let dt = step.dt().dt_nanos_floor().as_nanos();
+        let dt = step.timestep().dt_nanos_floor().as_nanos();
         if idle.dts.last() != Some(&dt) {
             idle.dts.push(dt);
         }
@@ -50,7 +50,7 @@ fn catching_up_an_hour_runs_every_step_and_every_sim_timer_with_one_dt() {
     // Centred pacing starts the bank at half a step (25 ms): 25 + 70 ms is
     // one more step and 45 ms banked.
     assert_eq!(done.steps, 72_001);
-    assert_eq!(done.banked, Nanos::from_millis(45));
+    assert_eq!(done.remainder, Nanos::from_millis(45));
     assert_eq!(idle.steps, 72_001);
     assert_eq!(idle.dts, [50_000_000], "one dt, never a partial step");
     assert_eq!(

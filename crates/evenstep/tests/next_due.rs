@@ -127,7 +127,7 @@ fn a_real_timer_due_before_the_next_step_comes_first() {
     let clock = ManualClock::new();
     let mut game_loop = Loop::<u64>::builder()
         .clock(clock.clone())
-        .timestep(Timestep::from_hz(10).unwrap())
+        .timestep(Timestep::HZ_10)
         .pacing(Pacing::OFF)
         .build()
         .unwrap();

@@ -27,7 +27,7 @@ fn world_loop(clock: &ManualClock, timestep: Timestep) -> Loop<World> {
 #[test]
 fn a_sim_timer_armed_after_a_day_of_catch_up_fires_in_the_step_that_reaches_it() {
     let clock = ManualClock::new();
-    let mut world_loop = world_loop(&clock, Timestep::from_hz(20).unwrap());
+    let mut world_loop = world_loop(&clock, Timestep::HZ_20);
     let mut world = World::default();
     world_loop.start();
     let day = world_loop
@@ -91,7 +91,7 @@ fn a_sim_timer_armed_after_pumps_without_one_is_due_from_the_sim_time_of_arming(
 #[test]
 fn a_sim_timer_armed_from_the_start_still_fires_on_its_tick_after_the_timeline_was_empty() {
     let clock = ManualClock::new();
-    let mut world_loop = world_loop(&clock, Timestep::from_hz(20).unwrap());
+    let mut world_loop = world_loop(&clock, Timestep::HZ_20);
     let mut world = World::default();
     world_loop.start();
     // A one-shot at 1 s empties the timeline when it fires, at tick 19.

@@ -7,6 +7,7 @@ use core::num::NonZeroU32;
 
 use super::FrameLoop;
 use crate::pacing::Snapper;
+use crate::timestep::SimEpoch;
 use crate::{Alpha, Nanos, Pacing, RenderCap, Speed, StepBudget, Timestamp, Timestep};
 
 impl FrameLoop {
@@ -60,12 +61,13 @@ impl FrameLoop {
         self.bank = self.start_bank();
         self.carry = 0;
         self.tick = 0;
+        self.epoch = SimEpoch::START;
         self.queued = 0;
         self.pending_shift = 0;
         self.shift_total = 0;
         self.snapper = Snapper::new();
         if let Some(cap) = self.render_cap.as_mut() {
-            *cap = RenderCap::new(cap.max_fps());
+            *cap = cap.restarted();
         }
     }
 
@@ -106,14 +108,50 @@ impl FrameLoop {
     /// draw; steps run either way. Setting a different cap restarts its
     /// pacing; setting the same one changes nothing.
     pub fn set_render_cap(&mut self, max_fps: Option<NonZeroU32>) {
-        if self.render_cap() != max_fps {
-            self.render_cap = max_fps.map(RenderCap::new);
+        self.set_render_cap_ratio(max_fps.map(|fps| (fps, NonZeroU32::MIN)));
+    }
+
+    /// Caps renders at `renders` every `per_seconds` seconds of real time, a
+    /// rate that need not be whole: `(30_000, 1_001)` is 29.97 fps (`None`:
+    /// every frame renders). Otherwise as
+    /// [`set_render_cap`](FrameLoop::set_render_cap): setting a different
+    /// rate restarts the cap's pacing, setting the same one (in any terms)
+    /// changes nothing.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::num::NonZeroU32;
+    /// use evenstep_core::{FrameLoop, StepBudget, Timestamp, Timestep};
+    ///
+    /// let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO);
+    /// let ntsc = (NonZeroU32::new(30_000).unwrap(), NonZeroU32::new(1_001).unwrap());
+    /// frames.set_render_cap_ratio(Some(ntsc));
+    /// // 1,001 s of a 60 Hz display: exactly 30,000 renders.
+    /// let mut renders = 0;
+    /// for k in 1..=60_060_u64 {
+    ///     let plan = frames.begin_frame(Timestamp::from_nanos(k * 1_001_000_000_000 / 60_060));
+    ///     renders += u32::from(plan.render());
+    /// }
+    /// assert_eq!(renders, 30_000);
+    /// ```
+    pub fn set_render_cap_ratio(&mut self, cap: Option<(NonZeroU32, NonZeroU32)>) {
+        let cap = cap.map(|(renders, per_seconds)| RenderCap::from_ratio(renders, per_seconds));
+        if self.render_cap.map(|c| c.ratio()) != cap.map(|c| c.ratio()) {
+            self.render_cap = cap;
         }
     }
 
-    /// The render cap, in renders a second.
+    /// The render cap, to the nearest whole render a second (see
+    /// [`render_cap_ratio`](FrameLoop::render_cap_ratio) for a fractional
+    /// one).
     pub fn render_cap(&self) -> Option<NonZeroU32> {
         self.render_cap.map(|cap| cap.max_fps())
+    }
+
+    /// The render cap as `(renders, per_seconds)`, in lowest terms.
+    pub fn render_cap_ratio(&self) -> Option<(NonZeroU32, NonZeroU32)> {
+        self.render_cap.map(|cap| cap.ratio())
     }
 
     /// The refresh period the snapping estimator has learned, once it has
@@ -166,9 +204,87 @@ impl FrameLoop {
         self.tick = tick;
     }
 
-    /// Simulation time: `tick · dt`, exact, rounded down to the nanosecond.
+    /// Simulation time: `tick · dt` for a planner whose step never changed,
+    /// and in general the simulation time at the last change of step plus
+    /// the steps since at the current step. Exact, rounded down to the
+    /// nanosecond.
     pub const fn simulated(&self) -> Nanos {
-        self.timestep.sim_time(self.tick)
+        self.epoch.sim_time(self.tick, self.timestep)
+    }
+
+    /// Simulation time when the step of `tick` begins (see
+    /// [`simulated`](FrameLoop::simulated)), for any tick, past or future.
+    pub const fn sim_time_at(&self, tick: u64) -> Nanos {
+        self.epoch.sim_time(tick, self.timestep)
+    }
+
+    /// Simulation time at the current blend factor: what a render now
+    /// shows, between the last step and the next. Exact, rounded down to
+    /// the nanosecond.
+    pub const fn sim_time_drawn(&self) -> Nanos {
+        self.epoch
+            .sim_time_within(self.tick, self.bank, self.timestep)
+    }
+
+    /// Changes the fixed step from the next frame on, as a game's settings
+    /// or a server's tick rate do at run time. Between changes every step is
+    /// the same; the planner never changes it on its own.
+    ///
+    /// - **The banked time is kept as time**, re-expressed in the new
+    ///   step's accumulator units and rounded down to a whole unit (it
+    ///   loses under one unit, which is under a nanosecond, and nothing at
+    ///   all when the old and new units agree, as for 60 and 30 Hz). If the
+    ///   new step is shorter than the time banked, the bank holds whole
+    ///   steps until the next frame, which runs them under its budget.
+    /// - **The tick carries on**, and **simulation time stays exact**: it
+    ///   goes on from where it stood at the change, one new step per step
+    ///   ([`simulated`](FrameLoop::simulated)), never jumping to `tick ·
+    ///   new dt`.
+    /// - **The conservation law still holds**, in the old step's units up
+    ///   to the change and in the new step's after it. A phase shift made
+    ///   by a pacing change since the last frame is added to
+    ///   [`phase_shift_units`](FrameLoop::phase_shift_units) now, in the old
+    ///   units, instead of being reported by the next plan.
+    /// - The budget stays the same number of steps (a driver that holds the
+    ///   budget as a span of time re-counts it), the speed's carry of a
+    ///   fraction of a unit is dropped, and snapping forgets what it learned
+    ///   of the display, whose lattice it measured in the old step's units.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use evenstep_core::{FrameLoop, Nanos, Pacing, StepBudget, Timestamp, Timestep};
+    ///
+    /// let mut frames = FrameLoop::new(Timestep::HZ_20, StepBudget::DEFAULT, Timestamp::ZERO)
+    ///     .with_pacing(Pacing::OFF);
+    /// let plan = frames.begin_frame(Timestamp::from_nanos(130_000_000));
+    /// assert_eq!((plan.steps_run(), frames.remainder()), (2, Nanos::from_millis(30)));
+    ///
+    /// frames.set_timestep(Timestep::HZ_60);
+    /// assert_eq!(frames.tick(), 2); // the tick carries on
+    /// assert_eq!(frames.simulated(), Nanos::from_millis(100)); // so does sim time
+    /// assert_eq!(frames.remainder(), Nanos::from_millis(30)); // the bank is kept as time
+    ///
+    /// // 30 ms banked (1.8 steps of 60 Hz) and 20 ms more: exactly three.
+    /// let plan = frames.begin_frame(Timestamp::from_nanos(150_000_000));
+    /// assert_eq!(plan.steps_run(), 3);
+    /// assert_eq!(frames.simulated(), Nanos::from_millis(150));
+    /// ```
+    pub fn set_timestep(&mut self, timestep: Timestep) {
+        let old = self.timestep;
+        if timestep == old {
+            return;
+        }
+        self.epoch = self.epoch.rebased(self.tick, old, timestep);
+        let bank = u128::from(self.bank) * u128::from(timestep.units_per_nanosecond())
+            / u128::from(old.units_per_nanosecond());
+        self.bank = u64::try_from(bank).unwrap_or(u64::MAX);
+        self.carry = 0;
+        self.shift_total = self
+            .shift_total
+            .wrapping_add(core::mem::take(&mut self.pending_shift));
+        self.snapper = Snapper::new();
+        self.timestep = timestep;
     }
 
     /// Banked time under one step, rounded down to the nanosecond.

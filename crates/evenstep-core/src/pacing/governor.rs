@@ -4,17 +4,21 @@
 
 use core::num::NonZeroU32;
 
-use crate::{FramePlan, Nanos};
+use crate::{FramePlan, Nanos, RefreshEstimator};
 
 /// Halves the render rate while frames keep missing their refresh, and
 /// restores it once they stop, with hysteresis: deterministic given the
 /// trace.
 ///
 /// A frame misses when its delta is more than one and a half refresh
-/// periods. Four misses within 32 frames halve the rate (down to an eighth);
-/// 240 frames in a row without a miss double it again (up to the full rate).
-/// Feed it every plan with the planner's refresh estimate, and apply
-/// [`max_fps`](FrameRateGovernor::max_fps) as the planner's render cap.
+/// periods. By default four misses within 32 frames halve the rate (down to
+/// an eighth); 240 frames in a row without a miss double it again (up to
+/// the full rate); [`with_thresholds`](FrameRateGovernor::with_thresholds)
+/// sets all four. Feed it the plan of every frame the display shows, with
+/// the planner's refresh estimate if it has one (under snapped pacing);
+/// without one it learns the refresh period from those frames itself. Apply
+/// [`max_fps`](FrameRateGovernor::max_fps) as the planner's render cap (the
+/// `evenstep` driver's `Loop::set_governor` does all of this).
 ///
 /// # Examples
 ///
@@ -42,6 +46,15 @@ pub struct FrameRateGovernor {
     misses: u32,
     clean_streak: u32,
     period: Option<Nanos>,
+    /// The thresholds: frames in a window, misses in one that halve the
+    /// rate, clean frames in a row that double it, the largest divisor.
+    frames_per_window: NonZeroU32,
+    misses_to_halve: NonZeroU32,
+    clean_to_restore: NonZeroU32,
+    max_divisor: NonZeroU32,
+    /// The display's period as the governor learns it from the frames it
+    /// is shown, for a planner that has no estimate of its own.
+    estimator: RefreshEstimator,
 }
 
 impl FrameRateGovernor {
@@ -54,21 +67,81 @@ impl FrameRateGovernor {
     /// The lowest render rate is the display rate divided by this.
     pub const MAX_DIVISOR: u32 = 8;
 
-    /// A governor at the full render rate.
+    /// A governor at the full render rate, with the default thresholds.
     pub const fn new() -> FrameRateGovernor {
+        FrameRateGovernor::with_thresholds(
+            non_zero(FrameRateGovernor::WINDOW),
+            non_zero(FrameRateGovernor::MISSES_TO_HALVE),
+            non_zero(FrameRateGovernor::CLEAN_TO_RESTORE),
+            non_zero(FrameRateGovernor::MAX_DIVISOR),
+        )
+    }
+
+    /// A governor at the full render rate that halves it when
+    /// `misses_to_halve` frames of a window of `window` frames miss their
+    /// refresh, doubles it back after `clean_to_restore` frames in a row
+    /// without a miss, and never divides it by more than `max_divisor` (a
+    /// divisor that is not a power of two is reached as the last step:
+    /// with 6, the rate goes 1, 2, 4, 6 and back 3, 1). Non-zero types make
+    /// every setting valid; `misses_to_halve` above `window` never halves,
+    /// and a `max_divisor` of 1 keeps the full rate.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::num::NonZeroU32;
+    /// use evenstep_core::FrameRateGovernor;
+    ///
+    /// let n = |v| NonZeroU32::new(v).unwrap();
+    /// // Quicker to act, slower to forgive: 2 misses in 16, 600 clean frames.
+    /// let governor = FrameRateGovernor::with_thresholds(n(16), n(2), n(600), n(4));
+    /// assert_eq!(governor.divisor(), 1);
+    /// ```
+    pub const fn with_thresholds(
+        window: NonZeroU32,
+        misses_to_halve: NonZeroU32,
+        clean_to_restore: NonZeroU32,
+        max_divisor: NonZeroU32,
+    ) -> FrameRateGovernor {
         FrameRateGovernor {
             divisor: 1,
             window: 0,
             misses: 0,
             clean_streak: 0,
             period: None,
+            frames_per_window: window,
+            misses_to_halve,
+            clean_to_restore,
+            max_divisor,
+            estimator: RefreshEstimator::new(),
         }
     }
 
-    /// Observes one frame. `refresh_period` is the planner's estimate
-    /// ([`FrameLoop::refresh_period`](crate::FrameLoop::refresh_period));
-    /// until there is one, nothing changes.
+    /// The thresholds, as given to
+    /// [`with_thresholds`](FrameRateGovernor::with_thresholds): `(window,
+    /// misses_to_halve, clean_to_restore, max_divisor)`.
+    pub const fn thresholds(&self) -> (NonZeroU32, NonZeroU32, NonZeroU32, NonZeroU32) {
+        (
+            self.frames_per_window,
+            self.misses_to_halve,
+            self.clean_to_restore,
+            self.max_divisor,
+        )
+    }
+
+    /// Observes one frame the display showed. `refresh_period` is the
+    /// planner's estimate
+    /// ([`FrameLoop::refresh_period`](crate::FrameLoop::refresh_period)),
+    /// `None` when it has none (pacing not snapped): the governor then goes
+    /// by its own estimate, learned from the deltas of the frames it
+    /// observes. Until either has a period, nothing changes.
     pub fn observe(&mut self, plan: &FramePlan, refresh_period: Option<Nanos>) {
+        let refresh_period = if refresh_period.is_some() {
+            refresh_period
+        } else {
+            self.estimator.observe(plan.raw_delta());
+            self.estimator.period()
+        };
         // A zero period is no estimate: nothing refreshes that fast.
         let Some(period) = refresh_period.filter(|period| *period != Nanos::ZERO) else {
             return;
@@ -86,15 +159,15 @@ impl FrameRateGovernor {
         } else {
             self.clean_streak += 1;
         }
-        if self.misses >= FrameRateGovernor::MISSES_TO_HALVE {
-            self.divisor = (self.divisor * 2).min(FrameRateGovernor::MAX_DIVISOR);
+        if self.misses >= self.misses_to_halve.get() {
+            self.divisor = self.divisor.saturating_mul(2).min(self.max_divisor.get());
             self.window = 0;
             self.misses = 0;
-        } else if self.window >= FrameRateGovernor::WINDOW {
+        } else if self.window >= self.frames_per_window.get() {
             self.window = 0;
             self.misses = 0;
         }
-        if self.clean_streak >= FrameRateGovernor::CLEAN_TO_RESTORE && self.divisor > 1 {
+        if self.clean_streak >= self.clean_to_restore.get() && self.divisor > 1 {
             self.divisor /= 2;
             self.clean_streak = 0;
         }
@@ -116,6 +189,14 @@ impl FrameRateGovernor {
         let per = u128::from(period) * u128::from(self.divisor);
         let fps = (1_000_000_000_u128 + per / 2) / per;
         NonZeroU32::new(u32::try_from(fps).unwrap_or(u32::MAX)).or(NonZeroU32::new(1))
+    }
+}
+
+/// A default threshold as a non-zero number: each is a non-zero constant.
+const fn non_zero(value: u32) -> NonZeroU32 {
+    match NonZeroU32::new(value) {
+        Some(value) => value,
+        None => NonZeroU32::MIN,
     }
 }
 
