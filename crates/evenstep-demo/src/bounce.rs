@@ -4,7 +4,7 @@
 
 use std::num::NonZeroU64;
 
-use evenstep::{Alpha, InputLog, Loop, Nanos, StepContext, Timestep};
+use evenstep::{Alpha, InputLog, Loop, Nanos, OutOfOrder, StepContext, Timestep};
 
 use crate::{Action, Canvas, FrameChart, Settings, World, WorldInput, scene};
 
@@ -14,6 +14,13 @@ pub const STEP_HZ: u32 = 20;
 
 /// Ticks between recorded state hashes: one a second.
 const CHECKPOINT_EVERY: NonZeroU64 = NonZeroU64::new(STEP_HZ as u64).unwrap();
+
+/// [`STEP_HZ`] as the loop takes it.
+const STEP: Timestep = match Timestep::from_hz(STEP_HZ) {
+    Ok(step) => step,
+    // Evaluated while compiling: a bad rate fails the build, never a run.
+    Err(_) => panic!("STEP_HZ is not a rate a Timestep takes"),
+};
 
 /// What the host must do after an action the loop cannot do itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +43,13 @@ pub struct Bounce {
     /// Every applied input with its tick, and a hash each second: a replay
     /// of the session.
     log: InputLog<WorldInput>,
+    /// The first input the log refused, if any: from then on the log is
+    /// not a replay of the session.
+    recording_error: Option<OutOfOrder>,
+    /// Whether the keys asked for the rules to be paused. The loop applies
+    /// a pause or a resume at its next pump, so its own `is_paused` lags a
+    /// press made between pumps; two presses in one frame must cancel out.
+    pause_requested: bool,
     /// What the keys have set.
     pub settings: Settings,
     /// The latest painted frames.
@@ -55,6 +69,8 @@ impl Bounce {
             world: World::new(),
             pending: Vec::new(),
             log: InputLog::new(Bounce::timestep(), CHECKPOINT_EVERY),
+            recording_error: None,
+            pause_requested: false,
             settings: Settings::default(),
             chart: FrameChart::default(),
         }
@@ -62,7 +78,7 @@ impl Bounce {
 
     /// The fixed step the demo's loop must run at: [`STEP_HZ`].
     pub fn timestep() -> Timestep {
-        Timestep::from_hz(STEP_HZ).unwrap_or(Timestep::HZ_60)
+        STEP
     }
 
     /// Queues `input` for the next fixed step. Input never changes the world
@@ -77,17 +93,32 @@ impl Bounce {
     }
 
     /// The session so far: inputs by tick and a state hash each second.
+    /// Check [`recording_error`](Bounce::recording_error) before replaying
+    /// it.
     pub fn log(&self) -> &InputLog<WorldInput> {
         &self.log
     }
 
+    /// Why the log stopped being a replay of the session, if it did: the
+    /// first input it refused. This happens when the demo is driven by a
+    /// second loop (or a loop whose tick went back) after the first one
+    /// recorded later ticks.
+    pub fn recording_error(&self) -> Option<OutOfOrder> {
+        self.recording_error
+    }
+
     /// One fixed step: the queued inputs, recorded at this tick, then the
     /// world's step. Register it with `on_update`.
+    ///
+    /// An input the log refuses is still applied (the game goes on), and
+    /// the first refusal is kept in
+    /// [`recording_error`](Bounce::recording_error).
     pub fn update(&mut self, step: &StepContext<'_>) {
         let tick = step.tick();
         for input in self.pending.drain(..) {
-            // Ticks only rise, so recording in step order never fails.
-            let _ = self.log.record(tick, input);
+            if let Err(refused) = self.log.record(tick, input) {
+                self.recording_error.get_or_insert(refused);
+            }
             self.world.apply(input);
         }
         self.world.step(step.dt_secs_f32());
@@ -98,16 +129,21 @@ impl Bounce {
     /// Carries out `action`: world inputs are queued, settings change, and
     /// pause, single steps, speed and pacing go to `game_loop`. Hiding and
     /// quitting are the host's, so they are returned.
+    ///
+    /// Pause is toggled from the state the keys last asked for, not from
+    /// the loop's `is_paused`, which changes only at the next pump: two
+    /// presses in one frame pause and resume.
     pub fn act<S>(&mut self, action: Action, game_loop: &mut Loop<S>) -> Outcome {
         match action {
             Action::ToggleInterpolation => {
                 self.settings.interpolate = !self.settings.interpolate;
             }
             Action::TogglePause => {
-                if game_loop.is_paused() {
-                    game_loop.resume();
-                } else {
+                self.pause_requested = !self.pause_requested;
+                if self.pause_requested {
                     game_loop.pause();
+                } else {
+                    game_loop.resume();
                 }
             }
             Action::StepOnce => game_loop.queue_steps(1),
@@ -135,13 +171,18 @@ impl Bounce {
     pub fn title<S>(&self, game_loop: &Loop<S>) -> String {
         let stats = game_loop.stats();
         format!(
-            "evenstep bounce: {} fps, p99 {:.1} ms, speed {}, pacing {}{}",
+            "evenstep bounce: {} fps, p99 {:.1} ms, speed {}, pacing {}{}{}",
             stats.fps,
             millis(stats.gap_p99),
             self.settings.speed_label(),
             self.settings.pacing_label(),
             if game_loop.is_paused() {
                 ", paused"
+            } else {
+                ""
+            },
+            if self.recording_error.is_some() {
+                ", recording broken"
             } else {
                 ""
             },

@@ -67,6 +67,21 @@ impl Action {
         };
         Some(action)
     }
+
+    /// Whether a held key's auto-repeat should do this again. Stepping,
+    /// speed and adding or removing balls repeat; the toggles (pause,
+    /// interpolation, pacing, reversing the balls), hiding and quitting act
+    /// once per press, so a key held a moment too long does not undo
+    /// itself.
+    pub fn repeats(self) -> bool {
+        matches!(
+            self,
+            Action::StepOnce
+                | Action::Faster
+                | Action::Slower
+                | Action::World(WorldInput::AddBall | WorldInput::RemoveBall)
+        )
+    }
 }
 
 /// The key help line the demo draws.
@@ -77,23 +92,59 @@ pub const KEY_HELP: &str =
 /// denominator).
 pub const SPEEDS: [(u16, u16); 5] = [(1, 4), (1, 2), (1, 1), (2, 1), (4, 1)];
 
+/// [`SPEEDS`] as the loop takes them, with their labels.
+const SPEED_STEPS: [(Speed, &str); 5] = [
+    (speed(SPEEDS[0]), "0.25x"),
+    (speed(SPEEDS[1]), "0.5x"),
+    (speed(SPEEDS[2]), "1x"),
+    (speed(SPEEDS[3]), "2x"),
+    (speed(SPEEDS[4]), "4x"),
+];
+
+/// The index into [`SPEEDS`] of 1×.
+const NORMAL_SPEED: usize = 2;
+
 /// The pacing modes `M` cycles through, with their names.
 pub const PACING_MODES: [&str; 3] = ["off", "centred", "snapped"];
+
+/// [`PACING_MODES`] as the loop takes them.
+const PACINGS: [Pacing; 3] = [Pacing::OFF, Pacing::CENTRED, SNAPPED];
+
+/// The index into [`PACING_MODES`] of centred pacing, the loop's default.
+const CENTRED_PACING: usize = 1;
 
 /// The snap tolerance of the snapped mode: about twice the timestamp jitter
 /// of a desktop compositor.
 pub const SNAP_TOLERANCE: Duration = Duration::from_millis(2);
 
-/// The settings the keys move.
+/// Snapped pacing at [`SNAP_TOLERANCE`].
+const SNAPPED: Pacing = match Pacing::snapped(SNAP_TOLERANCE) {
+    Ok(pacing) => pacing,
+    // Evaluated while compiling: a bad tolerance fails the build, never a run.
+    Err(_) => panic!("SNAP_TOLERANCE is outside the range snapped pacing takes"),
+};
+
+/// A speed from the table, checked while compiling.
+const fn speed((numerator, denominator): (u16, u16)) -> Speed {
+    match Speed::new(numerator, denominator) {
+        Ok(speed) => speed,
+        // Only ever evaluated in a constant: a bad entry fails the build.
+        Err(_) => panic!("an entry of SPEEDS is not a valid speed"),
+    }
+}
+
+/// The settings the keys move. Speed and pacing can only be moved by the
+/// keys' steps, so they always name an entry of [`SPEEDS`] and
+/// [`PACING_MODES`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// Whether balls are drawn between steps (`true`) or where the latest
     /// step left them.
     pub interpolate: bool,
-    /// Index into [`SPEEDS`].
-    pub speed_index: usize,
-    /// Index into [`PACING_MODES`].
-    pub pacing_index: usize,
+    /// Index into [`SPEEDS`], always in range.
+    speed_index: usize,
+    /// Index into [`PACING_MODES`], always in range.
+    pacing_index: usize,
 }
 
 impl Default for Settings {
@@ -101,8 +152,8 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             interpolate: true,
-            speed_index: 2,
-            pacing_index: 1,
+            speed_index: NORMAL_SPEED,
+            pacing_index: CENTRED_PACING,
         }
     }
 }
@@ -110,27 +161,32 @@ impl Default for Settings {
 impl Settings {
     /// The speed selected.
     pub fn speed(&self) -> Speed {
-        let (numerator, denominator) = SPEEDS[self.speed_index.min(SPEEDS.len() - 1)];
-        Speed::new(numerator, denominator).unwrap_or_default()
+        SPEED_STEPS[self.speed_index].0
     }
 
     /// The speed as text, as the title and overlay show it (`0.25x`, `4x`).
     pub fn speed_label(&self) -> &'static str {
-        ["0.25x", "0.5x", "1x", "2x", "4x"][self.speed_index.min(SPEEDS.len() - 1)]
+        SPEED_STEPS[self.speed_index].1
+    }
+
+    /// Which entry of [`SPEEDS`] is selected.
+    pub fn speed_index(&self) -> usize {
+        self.speed_index
     }
 
     /// The pacing selected.
     pub fn pacing(&self) -> Pacing {
-        match self.pacing_index % PACING_MODES.len() {
-            0 => Pacing::OFF,
-            1 => Pacing::CENTRED,
-            _ => Pacing::snapped(SNAP_TOLERANCE).unwrap_or_default(),
-        }
+        PACINGS[self.pacing_index]
     }
 
     /// The pacing mode's name.
     pub fn pacing_label(&self) -> &'static str {
-        PACING_MODES[self.pacing_index % PACING_MODES.len()]
+        PACING_MODES[self.pacing_index]
+    }
+
+    /// Which entry of [`PACING_MODES`] is selected.
+    pub fn pacing_index(&self) -> usize {
+        self.pacing_index
     }
 
     /// One step faster; false at 4× already.

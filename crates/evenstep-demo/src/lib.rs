@@ -33,7 +33,7 @@
 //! assert_eq!(bounce.world.balls().len(), 5);
 //!
 //! // Draw the frame into a pixel buffer.
-//! bounce.chart.record(report.now, report.steps);
+//! bounce.chart.record(&report, &game_loop);
 //! let mut pixels = vec![0; 320 * 200];
 //! let mut canvas = Canvas::new(&mut pixels, 320, 200)?;
 //! bounce.draw(&mut canvas, game_loop.alpha(), &Hud::read(&game_loop));
@@ -53,5 +53,5 @@ pub use bounce::{Bounce, Hud, Outcome, STEP_HZ};
 pub use canvas::{Canvas, SizeMismatch};
 pub use chart::{FrameChart, FrameSample};
 pub use controls::{Action, KEY_HELP, Key, PACING_MODES, SNAP_TOLERANCE, SPEEDS, Settings};
-pub use scene::{ARENA, BACKGROUND, TEXT};
+pub use scene::{ABSENCE_BAR, ARENA, BACKGROUND, TEXT};
 pub use world::{BALL_COLOURS, Ball, MAX_BALLS, WORLD_HEIGHT, WORLD_WIDTH, World, WorldInput};

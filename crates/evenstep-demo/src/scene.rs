@@ -22,15 +22,12 @@ pub const TEXT: u32 = 0x00D0_D6E0;
 const CHART_BACKGROUND: u32 = 0x000A_0C10;
 /// A frame-gap bar.
 const GAP_BAR: u32 = 0x005C_6B80;
-/// A gap long enough to be an absence (drawn full height).
-const ABSENCE_BAR: u32 = 0x00B0_60C0;
+/// A gap the loop counted as an absence (drawn full height).
+pub const ABSENCE_BAR: u32 = 0x00B0_60C0;
 /// The step marks: 0, 1, 2 and 3 or more steps in a frame.
 const STEP_MARKS: [u32; 4] = [0x003A_3F4A, 0x004C_AF50, 0x00FF_D54F, 0x00FF_FFFF];
 /// The gap that fills the chart's height: 50 ms.
 const CHART_FULL_SCALE_MS: f64 = 50.0;
-/// Gaps of this length or more are drawn as absences: the loop's default
-/// absence threshold.
-const ABSENCE_MS: f64 = 1_000.0;
 
 pub(crate) fn draw(canvas: &mut Canvas<'_>, bounce: &Bounce, alpha: Alpha, hud: &Hud) {
     canvas.clear(BACKGROUND);
@@ -89,11 +86,16 @@ fn draw_overlay(canvas: &mut Canvas<'_>, bounce: &Bounce, hud: &Hud, arena_heigh
             hud.absences
         ),
         format!(
-            "SPEED {}  PACING {}  INTERP {}{}",
+            "SPEED {}  PACING {}  INTERP {}{}{}",
             settings.speed_label(),
             settings.pacing_label(),
             if settings.interpolate { "ON" } else { "OFF" },
-            if hud.paused { "  PAUSED" } else { "" }
+            if hud.paused { "  PAUSED" } else { "" },
+            if bounce.recording_error().is_some() {
+                "  RECORDING BROKEN"
+            } else {
+                ""
+            }
         ),
     ];
     for (row, text) in lines.iter().enumerate() {
@@ -102,23 +104,28 @@ fn draw_overlay(canvas: &mut Canvas<'_>, bounce: &Bounce, hud: &Hud, arena_heigh
     canvas.text(6, arena_height as i32 - line, KEY_HELP, 1, TEXT);
 }
 
+/// The chart: one bar per frame, at least a pixel wide, the newest at the
+/// right edge. A canvas narrower than the chart's capacity shows the newest
+/// frames that fit, never the oldest.
 fn draw_chart(canvas: &mut Canvas<'_>, bounce: &Bounce, top: u32, chart_height: u32) {
     let width = canvas.width();
     canvas.fill_rect(0, top as i32, width, chart_height, CHART_BACKGROUND);
-    let capacity = bounce.chart.capacity() as u32;
+    let capacity = u32::try_from(bounce.chart.capacity().get()).unwrap_or(u32::MAX);
     let bar = (width / capacity).max(1);
+    let slots = (width / bar) as usize;
+    let kept = bounce.chart.samples().len();
+    let shown = kept.min(slots);
+    let first = slots - shown;
     // A strip of step marks along the top, the gap bars below it.
     let mark_height = 4.min(chart_height);
     let bars_height = chart_height - mark_height;
     let bottom = (top + chart_height) as i32;
-    let first = capacity.saturating_sub(bounce.chart.samples().len() as u32);
-    for (index, sample) in bounce.chart.samples().enumerate() {
-        let x = ((first + index as u32) * bar) as i32;
-        let gap_ms = millis(sample.gap);
-        let (fraction, colour) = if gap_ms >= ABSENCE_MS {
+    for (index, sample) in bounce.chart.samples().skip(kept - shown).enumerate() {
+        let x = ((first + index) as u32 * bar) as i32;
+        let (fraction, colour) = if sample.absence {
             (1.0, ABSENCE_BAR)
         } else {
-            ((gap_ms / CHART_FULL_SCALE_MS).min(1.0), GAP_BAR)
+            ((millis(sample.gap) / CHART_FULL_SCALE_MS).min(1.0), GAP_BAR)
         };
         let gap_height = (fraction * f64::from(bars_height)).round() as u32;
         canvas.fill_rect(x, bottom - gap_height as i32, bar, gap_height, colour);

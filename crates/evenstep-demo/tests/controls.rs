@@ -1,10 +1,11 @@
-//! Contract: the demo's keys ask for the documented actions, and the
-//! actions move the loop's pause, speed and pacing within their ranges.
+//! Contract: the demo's keys ask for the documented actions, a held key
+//! repeats only the actions that make sense again, and the actions move
+//! the loop's pause, speed and pacing within their ranges.
 
 use std::time::Duration;
 
 use evenstep::{Loop, ManualClock, Pacing, PumpKind, Speed};
-use evenstep_demo::{Action, Bounce, Key, Outcome, Settings, WorldInput};
+use evenstep_demo::{Action, Bounce, Key, Outcome, PACING_MODES, SPEEDS, Settings, WorldInput};
 
 #[test]
 fn every_documented_key_asks_for_its_action() {
@@ -91,5 +92,88 @@ fn pause_single_step_and_speed_reach_the_loop() {
         bounce
             .title(&game_loop)
             .contains("speed 2x, pacing centred, paused")
+    );
+}
+
+#[test]
+fn a_held_key_repeats_steps_speed_and_balls_but_not_toggles() {
+    let repeating = [
+        Action::StepOnce,
+        Action::Faster,
+        Action::Slower,
+        Action::World(WorldInput::AddBall),
+        Action::World(WorldInput::RemoveBall),
+    ];
+    let once = [
+        Action::ToggleInterpolation,
+        Action::TogglePause,
+        Action::CyclePacing,
+        Action::HideBriefly,
+        Action::Quit,
+        Action::World(WorldInput::Reverse),
+    ];
+    assert!(repeating.iter().all(|action| action.repeats()));
+    assert!(once.iter().all(|action| !action.repeats()));
+}
+
+fn demo_loop(clock: &ManualClock) -> Loop<Bounce> {
+    let mut game_loop = Loop::<Bounce>::builder()
+        .clock(clock.clone())
+        .timestep(Bounce::timestep())
+        .build()
+        .unwrap();
+    game_loop.on_update(Bounce::update);
+    game_loop.start();
+    game_loop
+}
+
+#[test]
+fn two_pause_presses_before_a_pump_cancel_out_and_three_pause() {
+    let clock = ManualClock::new();
+    let mut game_loop = demo_loop(&clock);
+    let mut bounce = Bounce::new();
+
+    // The loop applies pause and resume at its next pump, so its
+    // `is_paused` has not changed between these presses.
+    bounce.act(Action::TogglePause, &mut game_loop);
+    bounce.act(Action::TogglePause, &mut game_loop);
+    clock.advance(Duration::from_millis(100));
+    let _ = game_loop.pump(&mut bounce, PumpKind::Paint);
+    assert!(!game_loop.is_paused());
+    assert_eq!(bounce.world.steps(), 2);
+
+    for _ in 0..3 {
+        bounce.act(Action::TogglePause, &mut game_loop);
+    }
+    clock.advance(Duration::from_millis(100));
+    let _ = game_loop.pump(&mut bounce, PumpKind::Paint);
+    assert!(game_loop.is_paused());
+    assert_eq!(bounce.world.steps(), 2);
+
+    // One more press resumes.
+    bounce.act(Action::TogglePause, &mut game_loop);
+    let _ = game_loop.pump(&mut bounce, PumpKind::Paint);
+    assert!(!game_loop.is_paused());
+}
+
+#[test]
+fn settings_name_an_entry_of_the_speed_and_pacing_tables_whatever_the_keys_do() {
+    let mut settings = Settings::default();
+    assert_eq!(settings.speed_index(), 2);
+    assert_eq!(SPEEDS[settings.speed_index()], (1, 1));
+    for _ in 0..10 {
+        settings.faster();
+        assert!(settings.speed_index() < SPEEDS.len());
+        settings.cycle_pacing();
+        assert!(settings.pacing_index() < PACING_MODES.len());
+        assert_eq!(
+            settings.pacing_label(),
+            PACING_MODES[settings.pacing_index()]
+        );
+    }
+    let (numerator, denominator) = SPEEDS[settings.speed_index()];
+    assert_eq!(
+        settings.speed(),
+        Speed::new(numerator, denominator).unwrap()
     );
 }

@@ -1,11 +1,15 @@
 //! Contract: the demo draws into a pixel buffer of the size it is given,
-//! hard-edged in exact colours, balls between steps when interpolating, and
+//! hard-edged in exact colours, balls between steps when interpolating, a
+//! strip chart of the newest frames that marks the loop's own absences, and
 //! converts to the RGBA bytes a browser canvas takes.
 
+use std::num::NonZeroUsize;
 use std::time::Duration;
 
-use evenstep::{Alpha, Loop, ManualClock, PumpKind, Timestamp};
-use evenstep_demo::{ARENA, BACKGROUND, BALL_COLOURS, Bounce, Canvas, FrameChart, Hud, TEXT};
+use evenstep::{Alpha, Loop, ManualClock, Pacing, PumpKind, Timestamp};
+use evenstep_demo::{
+    ABSENCE_BAR, ARENA, BACKGROUND, BALL_COLOURS, Bounce, Canvas, FrameChart, Hud, TEXT,
+};
 
 #[test]
 fn a_buffer_of_the_wrong_size_is_refused_with_the_size_it_needs() {
@@ -101,7 +105,7 @@ fn a_drawn_frame_shows_every_ball_colour_the_overlay_and_the_chart() {
             .pump(&mut bounce, PumpKind::Paint)
             .report()
             .unwrap();
-        bounce.chart.record(report.now, report.steps);
+        bounce.chart.record(&report, &game_loop);
     }
     let (width, height) = (640, 400);
     let mut pixels = vec![0; width * height];
@@ -116,15 +120,109 @@ fn a_drawn_frame_shows_every_ball_colour_the_overlay_and_the_chart() {
     assert!(count(BACKGROUND) > 0);
 }
 
-#[test]
-fn the_chart_keeps_the_latest_frames_and_their_gaps() {
-    let mut chart = FrameChart::new(3);
-    for (ms, steps) in [(0, 0), (16, 1), (33, 1), (50, 2), (83, 0)] {
-        chart.record(Timestamp::from_nanos(ms * 1_000_000), steps);
+/// A demo loop on `clock` with pacing off, so steps fall on whole 50 ms.
+fn chart_loop(clock: &ManualClock, absence: Option<Duration>) -> Loop<Bounce> {
+    let mut builder = Loop::<Bounce>::builder()
+        .clock(clock.clone())
+        .timestep(Bounce::timestep())
+        .pacing(Pacing::OFF);
+    if let Some(threshold) = absence {
+        builder = builder.absence_threshold(threshold);
     }
-    let kept: Vec<(u64, u64)> = chart
+    let mut game_loop = builder.build().unwrap();
+    game_loop.on_update(Bounce::update);
+    game_loop.start();
+    game_loop
+}
+
+/// Paints at each of `times_ms` (from the loop's start), recording each
+/// frame in `bounce`'s chart.
+fn paint_at(
+    clock: &ManualClock,
+    game_loop: &mut Loop<Bounce>,
+    bounce: &mut Bounce,
+    times_ms: &[u64],
+) {
+    for &ms in times_ms {
+        clock.set(Timestamp::from_nanos(ms * 1_000_000));
+        let report = game_loop.pump(bounce, PumpKind::Paint).report().unwrap();
+        bounce.chart.record(&report, game_loop);
+    }
+}
+
+fn kept(chart: &FrameChart) -> Vec<(u64, u64, bool)> {
+    chart
         .samples()
-        .map(|s| (s.gap.as_nanos() / 1_000_000, s.steps))
+        .map(|s| (s.gap.as_nanos() / 1_000_000, s.steps, s.absence))
+        .collect()
+}
+
+#[test]
+fn the_chart_keeps_the_latest_frames_their_gaps_and_steps() {
+    let clock = ManualClock::new();
+    let mut game_loop = chart_loop(&clock, None);
+    let mut bounce = Bounce::new();
+    bounce.chart = FrameChart::new(NonZeroUsize::new(3).unwrap());
+    paint_at(&clock, &mut game_loop, &mut bounce, &[0, 50, 100, 200, 250]);
+    assert_eq!(
+        kept(&bounce.chart),
+        [(50, 1, false), (100, 2, false), (50, 1, false)]
+    );
+    assert_eq!(bounce.chart.capacity().get(), 3);
+}
+
+#[test]
+fn a_gap_is_marked_as_an_absence_by_the_threshold_the_loop_was_built_with() {
+    let times = [0, 50, 250, 300];
+    let clock = ManualClock::new();
+    let mut game_loop = chart_loop(&clock, Some(Duration::from_millis(150)));
+    let mut bounce = Bounce::new();
+    paint_at(&clock, &mut game_loop, &mut bounce, &times);
+    assert_eq!(
+        kept(&bounce.chart),
+        [(50, 1, false), (200, 4, true), (50, 1, false)]
+    );
+
+    // The same frames under the default threshold (1 s): no absence.
+    let clock = ManualClock::new();
+    let mut game_loop = chart_loop(&clock, None);
+    let mut bounce = Bounce::new();
+    paint_at(&clock, &mut game_loop, &mut bounce, &times);
+    assert!(bounce.chart.samples().all(|s| !s.absence));
+}
+
+/// The columns of a `width` × 100 frame of `bounce` that hold an absence
+/// bar.
+fn absence_columns(bounce: &Bounce, game_loop: &Loop<Bounce>, width: u32) -> Vec<u32> {
+    let mut pixels = vec![0; width as usize * 100];
+    let mut canvas = Canvas::new(&mut pixels, width, 100).unwrap();
+    bounce.draw(&mut canvas, game_loop.alpha(), &Hud::read(game_loop));
+    let mut columns: Vec<u32> = pixels
+        .iter()
+        .enumerate()
+        .filter(|&(_, &p)| p == ABSENCE_BAR)
+        .map(|(i, _)| i as u32 % width)
         .collect();
-    assert_eq!(kept, [(17, 1), (17, 2), (33, 0)]);
+    columns.dedup();
+    columns.sort_unstable();
+    columns.dedup();
+    columns
+}
+
+#[test]
+fn a_canvas_narrower_than_the_chart_shows_its_newest_frames() {
+    let clock = ManualClock::new();
+    let mut game_loop = chart_loop(&clock, None);
+    let mut bounce = Bounce::new();
+    let times: Vec<u64> = (0..=300).map(|frame| frame * 50).collect();
+    paint_at(&clock, &mut game_loop, &mut bounce, &times);
+    // Hidden for two seconds: the newest frame follows an absence.
+    paint_at(&clock, &mut game_loop, &mut bounce, &[17_000]);
+    assert_eq!(bounce.chart.samples().len(), 300);
+    assert!(bounce.chart.samples().last().unwrap().absence);
+
+    // 120 pixels for 300 frames: the newest 120, the absence at the right.
+    assert_eq!(absence_columns(&bounce, &game_loop, 120), [119]);
+    // Wide enough for two pixels a frame.
+    assert_eq!(absence_columns(&bounce, &game_loop, 640), [638, 639]);
 }

@@ -1,5 +1,6 @@
 //! Contract: the demo world's rules are deterministic (same steps and inputs,
-//! same bits), inputs change it only at a step, and balls stay in the box.
+//! same bits), inputs change it only at a step, balls stay in the box, and
+//! a recording that stops being a replay of the session says so.
 
 use std::num::NonZeroU64;
 use std::time::Duration;
@@ -156,4 +157,41 @@ fn a_recorded_session_replays_to_the_same_world_at_every_checkpoint() {
 fn an_input_log_of_the_demo_refuses_another_timestep() {
     let log = InputLog::<WorldInput>::new(Bounce::timestep(), NonZeroU64::MIN);
     assert!(log.check_timestep(evenstep::Timestep::HZ_60).is_err());
+}
+
+#[test]
+fn an_input_the_log_refuses_is_still_applied_and_the_refusal_is_kept() {
+    let clock = ManualClock::new();
+    let mut bounce = Bounce::new();
+    let mut first = Loop::<Bounce>::builder()
+        .clock(clock.clone())
+        .timestep(Bounce::timestep())
+        .build()
+        .unwrap();
+    first.on_update(Bounce::update);
+    first.start();
+    clock.advance(Duration::from_millis(200)); // four steps, ticks 0 to 3
+    bounce.queue(WorldInput::AddBall);
+    let _ = first.pump(&mut bounce, PumpKind::Paint);
+    assert_eq!(bounce.log().events(), &[(0, WorldInput::AddBall)]);
+    clock.advance(Duration::from_millis(200));
+    let _ = first.pump(&mut bounce, PumpKind::Paint);
+    assert_eq!(bounce.recording_error(), None);
+
+    // A second loop starts again at tick 0, behind what the log has.
+    let mut second = Loop::<Bounce>::builder()
+        .clock(clock.clone())
+        .timestep(Bounce::timestep())
+        .build()
+        .unwrap();
+    second.on_update(Bounce::update);
+    second.start();
+    let balls = bounce.world.balls().len();
+    bounce.queue(WorldInput::AddBall);
+    clock.advance(Duration::from_millis(50));
+    let _ = second.pump(&mut bounce, PumpKind::Paint);
+    assert_eq!(bounce.world.balls().len(), balls + 1);
+    let refused = bounce.recording_error().expect("the refusal is kept");
+    assert!(refused.to_string().contains("in tick order"), "{refused}");
+    assert!(bounce.title(&second).contains("recording broken"));
 }

@@ -21,8 +21,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (game, driver) = run(BounceWindow::new(), driver)?;
     let stats = driver.game_loop().stats();
     println!(
-        "{} frames drawn, {} ticks while hidden, {} absences, frame gaps p50 {:.1} ms, p99 {:.1} ms",
+        "{} frames drawn, {} not drawn, {} ticks while hidden, {} absences, frame gaps p50 {:.1} ms, p99 {:.1} ms",
         game.frames_drawn,
+        game.frames_failed,
         driver.stats().ticks,
         stats.absences,
         stats.gap_p50.as_secs_f64() * 1e3,

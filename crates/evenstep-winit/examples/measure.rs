@@ -29,6 +29,7 @@ struct Mark {
     cpu: Duration,
     paints: u64,
     ticks: u64,
+    wake_ups: u64,
     tick: u64,
 }
 
@@ -55,6 +56,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             cpu: process_cpu_time().unwrap_or_default(),
             paints: driver.stats().paints,
             ticks: driver.stats().ticks,
+            wake_ups: driver.stats().wake_ups,
             tick: driver.game_loop().tick(),
         };
         let mut marks = script_marks.borrow_mut();
@@ -85,9 +87,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let marks = marks.borrow();
     if process_cpu_time().is_none() || marks.len() < 4 {
-        return Err(
-            "no CPU time in /proc/self/task/*/schedstat, or the window closed early".into(),
-        );
+        return Err("no CPU time from CLOCK_PROCESS_CPUTIME_ID, or the window closed early".into());
     }
     let cpu_share = |a: &Mark, b: &Mark| {
         b.cpu.saturating_sub(a.cpu).as_secs_f64() / b.real.saturating_sub(a.real).as_secs_f64()
@@ -101,14 +101,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         driver.refresh().millihertz(),
         driver.refresh().source()
     );
-    println!("| phase | CPU (% of a core) | paints | tick pumps | steps |");
-    println!("| --- | ---: | ---: | ---: | ---: |");
+    println!("| phase | CPU (% of a core) | paints | tick pumps | wake-ups | steps |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: |");
     for (name, (a, b)) in [("visible", visible), ("hidden", hidden)] {
         println!(
-            "| {name} | {:.2} | {} | {} | {} |",
+            "| {name} | {:.2} | {} | {} | {} | {} |",
             cpu_share(&a, &b),
             b.paints - a.paints,
             b.ticks - a.ticks,
+            b.wake_ups - a.wake_ups,
             b.tick - a.tick
         );
     }

@@ -13,14 +13,15 @@
 //!
 //! With `--seconds N` it quits by itself after N seconds, adding a ball and
 //! reversing them on timers as if the keys were pressed, and exits with an
-//! error unless the replay matches. Keys: N, X and R add, remove and reverse
-//! balls; Esc quits.
+//! error unless the replay matches. It also exits with an error when the
+//! window or its surface cannot be made, or a frame could not be drawn.
+//! Keys: N, X and R add, remove and reverse balls; Esc quits.
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
 
-use evenstep::{Loop, Nanos, StepContext, replay};
+use evenstep::{Loop, Nanos, PumpReport, StepContext, replay};
 use evenstep_demo::{Action, Bounce, Canvas, Hud, Key, World, WorldInput};
 use evenstep_winit::{WindowDriver, WindowOptions};
 use winit::application::ApplicationHandler;
@@ -38,6 +39,11 @@ struct OwnHandlerDemo {
     surface: Option<Surface>,
     /// Real time after which the demo closes itself (`--seconds`).
     quit_after: Option<Nanos>,
+    /// Why the window or its surface could not be made; `main` returns it.
+    failed: Option<String>,
+    /// Frames that could not be drawn, and the first reason.
+    frames_failed: u64,
+    first_failure: Option<String>,
 }
 
 impl ApplicationHandler for OwnHandlerDemo {
@@ -49,14 +55,21 @@ impl ApplicationHandler for OwnHandlerDemo {
         let window = match event_loop.create_window(attributes) {
             Ok(window) => Arc::new(window),
             Err(e) => {
-                eprintln!("no window: {e}");
+                self.failed = Some(format!("the window could not be created: {e}"));
                 event_loop.exit();
                 return;
             }
         };
-        self.surface = softbuffer::Context::new(window.clone())
-            .and_then(|context| Surface::new(&context, window.clone()))
-            .ok();
+        let surface = softbuffer::Context::new(window.clone())
+            .and_then(|context| Surface::new(&context, window.clone()));
+        match surface {
+            Ok(surface) => self.surface = Some(surface),
+            Err(e) => {
+                self.failed = Some(format!("no software surface for the window: {e}"));
+                event_loop.exit();
+                return;
+            }
+        }
         self.driver.attach(&window);
         self.window = Some(window);
     }
@@ -70,17 +83,22 @@ impl ApplicationHandler for OwnHandlerDemo {
                 if let Some(report) = self.driver.redraw(&mut self.game)
                     && report.rendered
                 {
-                    self.draw(&window);
+                    self.draw(&window, &report);
                 }
                 return;
             }
             WindowEvent::KeyboardInput { event: key, .. } if key.state == ElementState::Pressed => {
+                let repeat = key.repeat;
                 let key = match &key.logical_key {
                     keyboard::Key::Named(NamedKey::Escape) => Some(Key::Escape),
                     keyboard::Key::Character(text) => text.chars().next().map(Key::Char),
                     _ => None,
                 };
-                match key.and_then(Action::for_key) {
+                // A held key repeats only what makes sense again.
+                let action = key
+                    .and_then(Action::for_key)
+                    .filter(|action| !repeat || action.repeats());
+                match action {
                     // Queued, not applied: the world changes only in a step.
                     Some(Action::World(input)) => self.game.queue(input),
                     Some(Action::Quit) => self.driver.request_close(),
@@ -107,40 +125,72 @@ impl ApplicationHandler for OwnHandlerDemo {
 }
 
 impl OwnHandlerDemo {
-    fn draw(&mut self, window: &Window) {
-        let game_loop = self.driver.game_loop();
+    /// Draws and presents a frame; a frame that cannot be is counted, and
+    /// the first reason kept for the end of the run.
+    fn draw(&mut self, window: &Window, report: &PumpReport) {
+        self.game.chart.record(report, self.driver.game_loop());
         let size = window.inner_size();
-        let (Some(surface), Some(width), Some(height)) = (
-            self.surface.as_mut(),
-            NonZeroU32::new(size.width),
-            NonZeroU32::new(size.height),
-        ) else {
-            return;
+        let (Some(width), Some(height)) =
+            (NonZeroU32::new(size.width), NonZeroU32::new(size.height))
+        else {
+            return; // minimized to nothing: there is nothing to draw on
         };
-        if surface.resize(width, height).is_err() {
-            return;
+        if let Err(why) = self.present(window, width, height) {
+            self.frames_failed += 1;
+            self.first_failure.get_or_insert(why);
         }
-        let Ok(mut buffer) = surface.buffer_mut() else {
-            return;
+    }
+
+    fn present(
+        &mut self,
+        window: &Window,
+        width: NonZeroU32,
+        height: NonZeroU32,
+    ) -> Result<(), String> {
+        let game_loop = self.driver.game_loop();
+        let Some(surface) = self.surface.as_mut() else {
+            return Err("no surface".to_owned());
         };
-        if let Ok(mut canvas) = Canvas::new(&mut buffer, width.get(), height.get()) {
-            self.game
-                .draw(&mut canvas, game_loop.alpha(), &Hud::read(game_loop));
-        }
+        surface
+            .resize(width, height)
+            .map_err(|e| format!("resizing the surface to {width}×{height}: {e}"))?;
+        let mut buffer = surface
+            .buffer_mut()
+            .map_err(|e| format!("getting the surface's buffer: {e}"))?;
+        let mut canvas = Canvas::new(&mut buffer, width.get(), height.get())
+            .map_err(|e| format!("the surface's buffer: {e}"))?;
+        self.game
+            .draw(&mut canvas, game_loop.alpha(), &Hud::read(game_loop));
         window.pre_present_notify();
-        let _ = buffer.present();
+        buffer
+            .present()
+            .map_err(|e| format!("presenting the frame: {e}"))
     }
 }
 
+/// `--seconds N`, the one argument there is.
+fn seconds_from_args() -> Result<Option<u64>, String> {
+    let mut args = std::env::args().skip(1);
+    let mut seconds = None;
+    while let Some(arg) = args.next() {
+        if arg != "--seconds" {
+            return Err(format!(
+                "unknown argument {arg:?}; the one argument is --seconds N"
+            ));
+        }
+        let value = args
+            .next()
+            .ok_or("--seconds needs a number of whole seconds")?;
+        let parsed = value
+            .parse::<u64>()
+            .map_err(|e| format!("--seconds {value}: {e}; give whole seconds"))?;
+        seconds = Some(parsed);
+    }
+    Ok(seconds)
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let seconds = std::env::args()
-        .skip_while(|a| a != "--seconds")
-        .nth(1)
-        .map(|s| {
-            s.parse::<u64>()
-                .map_err(|e| format!("--seconds {s}: {e}; give whole seconds"))
-        })
-        .transpose()?;
+    let seconds = seconds_from_args()?;
 
     let builder = Loop::<Bounce>::builder().timestep(Bounce::timestep());
     let mut driver = WindowDriver::new(builder, WindowOptions::new())?;
@@ -161,8 +211,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         window: None,
         surface: None,
         quit_after: seconds.map(Nanos::from_secs),
+        failed: None,
+        frames_failed: 0,
+        first_failure: None,
     };
     EventLoop::new()?.run_app(&mut demo)?;
+    if let Some(why) = demo.failed {
+        return Err(why.into());
+    }
+    if let Some(why) = &demo.first_failure {
+        return Err(format!(
+            "{} frames were not drawn; the first: {why}",
+            demo.frames_failed
+        )
+        .into());
+    }
+    if let Some(refused) = demo.game.recording_error() {
+        return Err(format!("the session's recording is incomplete: {refused}").into());
+    }
 
     // The session, replayed: the same inputs at the same ticks through the
     // same step must give the same world at every checkpoint.

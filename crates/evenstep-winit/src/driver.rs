@@ -20,11 +20,18 @@ use crate::{Presentation, Refresh, Visibility};
 pub trait WindowHandle {
     /// Asks the platform for a `RedrawRequested` event.
     fn request_redraw(&self);
-    /// Shows or hides the window.
+    /// Shows or hides the window. (winit cannot hide a window on Wayland:
+    /// there this does nothing, and the window stays on screen with its
+    /// last frame.)
     fn set_visible(&self, visible: bool);
     /// The refresh rate of the monitor the window is on, if the platform
     /// reports one.
     fn refresh_rate_millihertz(&self) -> Option<u32>;
+    /// Whether the window is minimized, if the platform can tell (`None`
+    /// always on Wayland). By default the window cannot tell.
+    fn is_minimized(&self) -> Option<bool> {
+        None
+    }
 }
 
 impl WindowHandle for Window {
@@ -38,6 +45,10 @@ impl WindowHandle for Window {
 
     fn refresh_rate_millihertz(&self) -> Option<u32> {
         self.current_monitor()?.refresh_rate_millihertz()
+    }
+
+    fn is_minimized(&self) -> Option<bool> {
+        Window::is_minimized(self)
     }
 }
 
@@ -53,6 +64,10 @@ impl<W: WindowHandle + ?Sized> WindowHandle for std::sync::Arc<W> {
     fn refresh_rate_millihertz(&self) -> Option<u32> {
         (**self).refresh_rate_millihertz()
     }
+
+    fn is_minimized(&self) -> Option<bool> {
+        (**self).is_minimized()
+    }
 }
 
 impl<W: WindowHandle + ?Sized> WindowHandle for std::rc::Rc<W> {
@@ -66,6 +81,10 @@ impl<W: WindowHandle + ?Sized> WindowHandle for std::rc::Rc<W> {
 
     fn refresh_rate_millihertz(&self) -> Option<u32> {
         (**self).refresh_rate_millihertz()
+    }
+
+    fn is_minimized(&self) -> Option<bool> {
+        (**self).is_minimized()
     }
 }
 
@@ -150,6 +169,12 @@ pub struct DriverStats {
     pub starvations: u64,
     /// Times painting resumed after the window had stopped painting.
     pub resumptions: u64,
+    /// Times the driver was asked what to do next
+    /// ([`about_to_wait`](WindowDriver::about_to_wait) or
+    /// [`poll`](WindowDriver::poll)): one per wake-up of the event loop.
+    /// While nothing paints, this stays close to the steps and real timers
+    /// due; far more would be a busy loop.
+    pub wake_ups: u64,
 }
 
 /// Drives a [`Loop`] from a winit window.
@@ -183,6 +208,8 @@ pub struct WindowDriver<S> {
     next_frame: Timestamp,
     /// When the redraw asked for and not yet arrived was asked for.
     redraw_asked: Option<Timestamp>,
+    /// When the window is next asked whether it is minimized.
+    next_minimized_check: Timestamp,
     close_requested: bool,
     attached: bool,
     stats: DriverStats,
@@ -225,6 +252,7 @@ impl<S> WindowDriver<S> {
             visibility: Visibility::default(),
             next_frame: Timestamp::ZERO,
             redraw_asked: None,
+            next_minimized_check: Timestamp::ZERO,
             close_requested: false,
             attached: false,
             stats: DriverStats::default(),
@@ -241,7 +269,10 @@ impl<S> WindowDriver<S> {
         &mut self.game_loop
     }
 
-    /// The display refresh in use.
+    /// The display refresh in use: read from the monitor at
+    /// [`attach`](WindowDriver::attach) only, so a window moved to another
+    /// monitor keeps the first monitor's rate until it is attached again
+    /// (or the game passes its own with [`WindowOptions::refresh`]).
     pub fn refresh(&self) -> Refresh {
         self.refresh
     }
@@ -272,6 +303,9 @@ impl<S> WindowDriver<S> {
     /// at the clock's reading, and asks for the first redraw. Calling it
     /// again (a window re-created after a suspend) re-reads the refresh rate
     /// and leaves the loop running.
+    ///
+    /// The refresh rate is read here and nowhere else: winit sends no event
+    /// when a window moves to another monitor or the monitor's mode changes.
     pub fn attach(&mut self, window: &impl WindowHandle) {
         if self.options.refresh.is_none() {
             self.refresh = Refresh::from_millihertz(window.refresh_rate_millihertz());
@@ -282,12 +316,19 @@ impl<S> WindowDriver<S> {
         }
         let now = self.clock.now();
         self.next_frame = now;
-        self.ask_redraw(window, now);
+        self.note_minimized(window, now);
+        if self.visibility.is_painting() {
+            self.ask_redraw(window, now);
+        }
     }
 
     /// Shows or hides the window and tells the driver. Hidden, the window
     /// is not painted and tick pumps keep the rules and the real timeline
     /// running; shown again, the next redraw is asked for at once.
+    ///
+    /// winit cannot hide a window on Wayland: there the window stays on
+    /// screen showing its last frame, and the driver still stops painting
+    /// it and runs tick pumps until it is shown again.
     pub fn set_visible(&mut self, window: &impl WindowHandle, visible: bool) {
         window.set_visible(visible);
         self.visibility.hidden = !visible;
@@ -298,12 +339,19 @@ impl<S> WindowDriver<S> {
         }
     }
 
-    /// Notes what the driver needs from a window event: `Occluded` and
-    /// `CloseRequested`. Forward every event; the rest are the game's.
+    /// Notes what the driver needs from a window event: `Occluded`,
+    /// `CloseRequested`, and on `Resized` and `Focused`, whether the window
+    /// is now minimized. Forward every event; the rest are the game's.
     /// (`RedrawRequested` goes to [`redraw`](WindowDriver::redraw), which
     /// needs the game state.)
     pub fn window_event(&mut self, window: &impl WindowHandle, event: &WindowEvent) {
         match event {
+            // Minimizing and restoring come with a resize or a change of
+            // focus on most desktops, though with no event of their own.
+            WindowEvent::Resized(_) | WindowEvent::Focused(_) if self.attached => {
+                let now = self.clock.now();
+                self.note_minimized(window, now);
+            }
             WindowEvent::Occluded(occluded) => {
                 self.visibility.occluded = *occluded;
                 if *occluded {
@@ -370,11 +418,13 @@ impl<S> WindowDriver<S> {
     }
 
     /// The loop policy, without the event loop: exits once closed or
-    /// stopped; while painting, asks for a redraw when the next frame is
-    /// due and notices when asked-for redraws stop arriving; while not
-    /// painting, runs a tick pump when a step or real timer is due. Returns
-    /// when to wake next.
+    /// stopped; asks the window whether it is minimized every
+    /// [`Visibility::MINIMIZED_CHECK_PERIOD`]; while painting, asks for a
+    /// redraw when the next frame is due and notices when asked-for redraws
+    /// stop arriving; while not painting, runs a tick pump when a step or
+    /// real timer is due. Returns when to wake next.
     pub fn poll(&mut self, state: &mut S, window: &impl WindowHandle) -> Wake {
+        self.stats.wake_ups += 1;
         if self.close_requested && self.game_loop.is_running() {
             self.game_loop.stop();
         }
@@ -385,6 +435,9 @@ impl<S> WindowDriver<S> {
             return Wake::OnEvent;
         }
         let now = self.clock.now();
+        if now >= self.next_minimized_check {
+            self.note_minimized(window, now);
+        }
         if self.visibility.is_painting() {
             let Some(asked) = self.redraw_asked else {
                 if self.frame_period().is_some() && now < self.next_frame {
@@ -417,11 +470,42 @@ impl<S> WindowDriver<S> {
                 return Wake::Exit;
             }
         }
-        match self.game_loop.next_due() {
-            // Never wake for a due time that has passed: a timer that keeps
-            // being due would otherwise spin.
-            Some(due) => Wake::At(due.max(now.saturating_add(Nanos::from_millis(1)))),
-            None => Wake::OnEvent,
+        // Never wake for a due time that has passed: a timer that keeps
+        // being due would otherwise spin.
+        let due = self
+            .game_loop
+            .next_due()
+            .map(|due| due.max(now.saturating_add(Nanos::from_millis(1))));
+        // A minimized window may be restored with no event to say so: wake
+        // to ask it, on the slow timer.
+        let check = self
+            .visibility
+            .minimized
+            .then_some(self.next_minimized_check);
+        match (due, check) {
+            (Some(due), Some(check)) => Wake::At(due.min(check)),
+            (Some(at), None) | (None, Some(at)) => Wake::At(at),
+            (None, None) => Wake::OnEvent,
+        }
+    }
+
+    /// Asks the window whether it is minimized and acts on a change: stops
+    /// painting when it is, paints again when it no longer is. A window
+    /// that cannot tell (`None`, always on Wayland) changes nothing.
+    fn note_minimized(&mut self, window: &impl WindowHandle, now: Timestamp) {
+        self.next_minimized_check =
+            now.saturating_add(Nanos::from_duration(Visibility::MINIMIZED_CHECK_PERIOD));
+        let Some(minimized) = window.is_minimized() else {
+            return;
+        };
+        if minimized == self.visibility.minimized {
+            return;
+        }
+        self.visibility.minimized = minimized;
+        if minimized {
+            self.redraw_asked = None;
+        } else {
+            self.resume_painting(window);
         }
     }
 

@@ -15,11 +15,17 @@
 //!   step.
 //! - **Visibility from every signal there is, and dependence on none.**
 //!   Hiding through [`WindowDriver::set_visible`], `Occluded` where the
-//!   platform sends it, and redraws that stop arriving for a few refresh
-//!   periods each stop painting ([`Visibility`]). `Occluded` is not sent on
-//!   Wayland or Windows nor for a minimized X11 window, and X11 may keep
-//!   sending redraws to an unmapped window, so ticking depends on none of
-//!   them alone.
+//!   platform sends it, `Window::is_minimized` where it answers (asked on
+//!   `Resized` and `Focused` events and four times a second), and redraws
+//!   that stop arriving for a few refresh periods each stop painting
+//!   ([`Visibility`]). `Occluded` is not sent on Wayland or Windows nor for
+//!   a minimized X11 window, X11 may keep sending redraws to an unmapped or
+//!   minimized window, and Wayland cannot say whether a window is
+//!   minimized, so ticking depends on none of them alone.
+//! - **Hiding works everywhere but Wayland.** winit cannot hide a window
+//!   on Wayland, so [`WindowDriver::set_visible`]`(false)` leaves it on
+//!   screen with its last frame; the driver still stops painting it and
+//!   runs tick pumps until it is shown again.
 //! - **An absence is not a slow frame.** Time goes on while hidden (tick
 //!   pumps), so the first paint afterwards runs no burst of steps, and the
 //!   loop's statistics count the gap as an absence.
@@ -105,11 +111,20 @@
 //! better passes [`WindowOptions::refresh`]. The rate paces paints of a
 //! surface without vsync and sets how long a missing redraw is waited for.
 //!
+//! The rate is read at `attach` only. winit sends no event when a window
+//! moves to another monitor or a monitor changes mode, so a window dragged
+//! from a 60 Hz monitor to a 144 Hz one goes on being paced at 60 Hz until
+//! the game attaches it again or sets the rate itself.
+//!
 //! # Features
 //!
 //! - `x11` (default): windows on an X11 server, Xvfb included.
 //! - `wayland` (default): windows on a Wayland compositor, with
 //!   client-side decorations that draw no title text.
+//!
+//! On Linux and the BSDs at least one of `x11` and `wayland` must be
+//! enabled: winit has no other way to open a window there and refuses to
+//! build with neither (`default-features = false` alone does not build).
 #![forbid(unsafe_code)]
 
 mod display;

@@ -1,5 +1,6 @@
 //! Contract: when the window driver paints, runs tick pumps and sleeps,
-//! driven by a manual clock and a stand-in window, to the nanosecond.
+//! and how it notices a minimized window, driven by a manual clock and a
+//! stand-in window, to the nanosecond.
 
 use std::cell::Cell;
 use std::num::NonZeroU32;
@@ -9,6 +10,7 @@ use evenstep::{Loop, ManualClock, Nanos, Pacing, Timestamp, Timestep};
 use evenstep_winit::{
     Presentation, Refresh, RefreshSource, Wake, WindowDriver, WindowHandle, WindowOptions,
 };
+use winit::dpi::PhysicalSize;
 use winit::event::WindowEvent;
 
 /// A window that remembers what the driver asked of it.
@@ -17,6 +19,10 @@ struct FakeWindow {
     redraws_asked: Cell<u32>,
     hidden: Cell<bool>,
     refresh_mhz: Option<u32>,
+    /// What `is_minimized` answers.
+    minimized: Cell<Option<bool>>,
+    /// How often `is_minimized` was asked.
+    minimized_asked: Cell<u32>,
 }
 
 impl WindowHandle for FakeWindow {
@@ -30,6 +36,11 @@ impl WindowHandle for FakeWindow {
 
     fn refresh_rate_millihertz(&self) -> Option<u32> {
         self.refresh_mhz
+    }
+
+    fn is_minimized(&self) -> Option<bool> {
+        self.minimized_asked.set(self.minimized_asked.get() + 1);
+        self.minimized.get()
     }
 }
 
@@ -172,6 +183,9 @@ fn a_hidden_window_is_not_painted_and_ticks_when_a_step_is_due() {
     assert_eq!(driver.stats().ticks, 1);
     assert_eq!(driver.stats().paints, 1);
     assert_eq!(window.redraws_asked.get(), 1);
+    // Two wake-ups for one step: the one that found it not yet due, and
+    // the one that ran it.
+    assert_eq!(driver.stats().wake_ups, 2);
 }
 
 #[test]
@@ -278,4 +292,141 @@ fn nothing_is_due_before_the_window_is_attached() {
         WindowDriver::with_clock(Loop::<u64>::builder(), clock, WindowOptions::new()).unwrap();
     assert_eq!(driver.poll(&mut 0, &window), Wake::OnEvent);
     assert!(!driver.game_loop().is_running());
+}
+
+/// Polls `driver` at every wake-up it asks for up to `until`, and returns
+/// the wake-ups it asked for.
+fn run_until(
+    driver: &mut WindowDriver<u64>,
+    clock: &ManualClock,
+    window: &FakeWindow,
+    steps: &mut u64,
+    until: Timestamp,
+) -> Vec<Timestamp> {
+    let mut wakes = Vec::new();
+    while let Wake::At(due) = driver.poll(steps, window) {
+        if due > until {
+            break;
+        }
+        wakes.push(due);
+        clock.set(due);
+    }
+    wakes
+}
+
+#[test]
+fn a_window_minimized_with_a_change_of_focus_stops_painting_and_ticks() {
+    let clock = ManualClock::new();
+    let window = FakeWindow::default();
+    window.minimized.set(Some(false));
+    let mut driver = attached(&clock, &window, WindowOptions::new());
+    let mut steps = 0;
+    let _ = driver.redraw(&mut steps);
+
+    // X11 sends no `Occluded` for a minimized window, only a focus change,
+    // and goes on sending redraws.
+    clock.set(at(10_000_000));
+    window.minimized.set(Some(true));
+    driver.window_event(&window, &WindowEvent::Focused(false));
+    assert!(driver.visibility().minimized);
+    assert!(!driver.visibility().is_painting());
+    assert_eq!(driver.redraw(&mut steps), None);
+    assert_eq!(driver.stats().ignored_redraws, 1);
+
+    // The rules go on: each 30 Hz step on a tick pump, and a wake-up a
+    // quarter of a second after the focus change to ask the window again.
+    let wakes = run_until(&mut driver, &clock, &window, &mut steps, at(300_000_000));
+    assert_eq!(
+        wakes,
+        [
+            at(33_333_334),
+            at(66_666_667),
+            at(100_000_000),
+            at(133_333_334),
+            at(166_666_667),
+            at(200_000_000),
+            at(233_333_334),
+            at(260_000_000),
+            at(266_666_667),
+            at(300_000_000),
+        ]
+    );
+    assert_eq!(steps, 9);
+    assert_eq!(driver.stats().paints, 1);
+    assert_eq!(window.redraws_asked.get(), 1);
+}
+
+#[test]
+fn a_minimized_window_restored_without_an_event_paints_again_at_the_next_check() {
+    let clock = ManualClock::new();
+    let window = FakeWindow::default();
+    window.minimized.set(Some(true));
+    let mut driver = attached(&clock, &window, WindowOptions::new());
+    let mut steps = 0;
+    // Minimized from the start: no redraw is asked for.
+    assert!(driver.visibility().minimized);
+    assert_eq!(window.redraws_asked.get(), 0);
+
+    // Restored with no event to say so (X11 sends none without a window
+    // manager's help).
+    clock.set(at(150_000_000));
+    window.minimized.set(Some(false));
+    // Asked at attach, so next at 250 ms, between the 30 Hz steps.
+    let wakes = run_until(&mut driver, &clock, &window, &mut steps, at(250_000_000));
+    assert_eq!(
+        wakes,
+        [
+            at(166_666_667),
+            at(200_000_000),
+            at(233_333_334),
+            at(250_000_000)
+        ]
+    );
+    assert!(driver.visibility().is_painting());
+    assert_eq!(driver.stats().resumptions, 1);
+    assert_eq!(window.redraws_asked.get(), 1);
+    assert!(driver.redraw(&mut steps).is_some_and(|r| r.rendered));
+    assert_eq!(steps, 7);
+}
+
+#[test]
+fn while_painting_the_minimized_check_rides_on_the_frames_wake_ups() {
+    let clock = ManualClock::new();
+    let window = FakeWindow::default();
+    window.minimized.set(Some(false));
+    let mut driver = attached(&clock, &window, WindowOptions::new());
+    let mut steps = 0;
+    assert_eq!(window.minimized_asked.get(), 1);
+    for frame in 0..=18 {
+        clock.set(at(frame * PERIOD_60));
+        let _ = driver.redraw(&mut steps);
+        // Every wake-up asked for is the next frame's: none for the check.
+        assert_eq!(
+            driver.poll(&mut steps, &window),
+            Wake::At(at((frame + 1) * PERIOD_60))
+        );
+        clock.set(at((frame + 1) * PERIOD_60));
+        let _ = driver.poll(&mut steps, &window);
+    }
+    // At attach, then at the first wake-up from 250 ms on.
+    assert_eq!(window.minimized_asked.get(), 2);
+    assert!(driver.visibility().is_painting());
+}
+
+#[test]
+fn a_window_that_cannot_tell_whether_it_is_minimized_goes_on_painting() {
+    let clock = ManualClock::new();
+    let window = FakeWindow::default(); // `None`, as on Wayland
+    let mut driver = attached(&clock, &window, WindowOptions::new());
+    let mut steps = 0;
+    driver.window_event(&window, &WindowEvent::Resized(PhysicalSize::new(0, 0)));
+    driver.window_event(&window, &WindowEvent::Focused(false));
+    assert_eq!(window.minimized_asked.get(), 3);
+    assert!(!driver.visibility().minimized);
+    assert!(driver.redraw(&mut steps).is_some_and(|r| r.rendered));
+    // Hidden, it wakes for steps only: no check of a state it cannot read.
+    driver.set_visible(&window, false);
+    let wakes = run_until(&mut driver, &clock, &window, &mut steps, at(300_000_000));
+    assert_eq!(wakes.len(), 9);
+    assert!(wakes.iter().all(|&wake| wake != at(250_000_000)));
 }

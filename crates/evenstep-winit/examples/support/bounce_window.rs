@@ -31,6 +31,10 @@ pub(crate) struct BounceWindow {
     title_written: Option<Nanos>,
     /// Frames drawn and presented.
     pub(crate) frames_drawn: u64,
+    /// Frames that could not be drawn or presented (the surface refused a
+    /// resize, a buffer or the present). The first is printed; the rest
+    /// are only counted, so a broken surface does not flood the terminal.
+    pub(crate) frames_failed: u64,
     /// Called at every `about_to_wait` before the demo's own work: how the
     /// measuring example and the window tests script a session.
     pub(crate) on_wait: Option<Box<WaitHook>>,
@@ -47,6 +51,7 @@ impl BounceWindow {
             show_due: false,
             title_written: None,
             frames_drawn: 0,
+            frames_failed: 0,
             on_wait: None,
         }
     }
@@ -58,12 +63,26 @@ impl BounceWindow {
 
     /// Hides the window; a real-time timer shows it again, so the rules,
     /// the real clock and the timer all keep running while nothing paints.
+    /// If the timer cannot be set, the window is not hidden: it would never
+    /// come back.
     fn hide_briefly(window: &Window, driver: &mut WindowDriver<BounceWindow>) {
-        driver.set_visible(window, false);
-        let _ = driver
+        let timer = driver
             .game_loop_mut()
             .real()
             .after(HIDE_FOR, |game: &mut BounceWindow, _| game.show_due = true);
+        match timer {
+            Ok(_) => driver.set_visible(window, false),
+            Err(e) => eprintln!("bounce: not hiding, no timer to show the window again: {e}"),
+        }
+    }
+
+    /// Notes a frame that could not be drawn: printed the first time,
+    /// counted every time.
+    fn frame_failed(&mut self, why: &dyn std::fmt::Display) {
+        if self.frames_failed == 0 {
+            eprintln!("bounce: a frame was not drawn: {why} (later failures are only counted)");
+        }
+        self.frames_failed += 1;
     }
 }
 
@@ -106,6 +125,8 @@ impl WindowGame for BounceWindow {
         if let WindowEvent::KeyboardInput { event, .. } = event
             && event.state == ElementState::Pressed
             && let Some(action) = key_of(&event.logical_key).and_then(Action::for_key)
+            // A held key repeats steps and speed, never a toggle.
+            && (!event.repeat || action.repeats())
         {
             match self.bounce.act(action, driver.game_loop_mut()) {
                 Outcome::Handled => {}
@@ -116,29 +137,20 @@ impl WindowGame for BounceWindow {
     }
 
     fn draw(&mut self, window: &Arc<Window>, game_loop: &Loop<BounceWindow>, report: &PumpReport) {
-        self.bounce.chart.record(report.now, report.steps);
-        let Some(surface) = self.surface.as_mut() else {
+        self.bounce.chart.record(report, game_loop);
+        // No surface was made: already reported at attach.
+        if self.surface.is_none() {
             return;
-        };
+        }
         let size = window.inner_size();
         let (Some(width), Some(height)) =
             (NonZeroU32::new(size.width), NonZeroU32::new(size.height))
         else {
-            return; // minimized to nothing
+            return; // minimized to nothing: there is nothing to draw on
         };
-        if surface.resize(width, height).is_err() {
-            return;
-        }
-        let Ok(mut buffer) = surface.buffer_mut() else {
-            return;
-        };
-        if let Ok(mut canvas) = Canvas::new(&mut buffer, width.get(), height.get()) {
-            self.bounce
-                .draw(&mut canvas, game_loop.alpha(), &Hud::read(game_loop));
-        }
-        window.pre_present_notify();
-        if buffer.present().is_ok() {
-            self.frames_drawn += 1;
+        match self.present(window, game_loop, width, height) {
+            Ok(()) => self.frames_drawn += 1,
+            Err(why) => self.frame_failed(&why),
         }
     }
 
@@ -158,5 +170,34 @@ impl WindowGame for BounceWindow {
             self.title_written = Some(real);
             window.set_title(&self.bounce.title(driver.game_loop()));
         }
+    }
+}
+
+impl BounceWindow {
+    /// Draws the frame into the surface's buffer and presents it.
+    fn present(
+        &mut self,
+        window: &Window,
+        game_loop: &Loop<BounceWindow>,
+        width: NonZeroU32,
+        height: NonZeroU32,
+    ) -> Result<(), String> {
+        let Some(surface) = self.surface.as_mut() else {
+            return Err("no surface".to_owned());
+        };
+        surface
+            .resize(width, height)
+            .map_err(|e| format!("resizing the surface to {width}×{height}: {e}"))?;
+        let mut buffer = surface
+            .buffer_mut()
+            .map_err(|e| format!("getting the surface's buffer: {e}"))?;
+        let mut canvas = Canvas::new(&mut buffer, width.get(), height.get())
+            .map_err(|e| format!("the surface's buffer: {e}"))?;
+        self.bounce
+            .draw(&mut canvas, game_loop.alpha(), &Hud::read(game_loop));
+        window.pre_present_notify();
+        buffer
+            .present()
+            .map_err(|e| format!("presenting the frame: {e}"))
     }
 }

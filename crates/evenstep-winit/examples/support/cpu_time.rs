@@ -1,21 +1,22 @@
-//! The process's CPU time, read from Linux's `/proc`, for the window tests
-//! and the measuring example: a hidden window's cost is judged by the CPU
-//! it burns, not by how often it wakes.
+//! The process's CPU time, for the window tests and the measuring example:
+//! a hidden window's cost is judged by the CPU it burns, not by how often
+//! it wakes.
 
 use std::time::Duration;
 
-/// CPU time used so far by the threads this process has now: the sum of
-/// the first field of `/proc/self/task/*/schedstat`, in nanoseconds. `None`
-/// where `/proc` does not have it (not Linux, or scheduler statistics
-/// compiled out).
+/// CPU time used so far by the whole process: every thread, those that
+/// have ended included, from the `CLOCK_PROCESS_CPUTIME_ID` clock. (Summing
+/// the threads listed under `/proc/self/task` would miss the ended ones.)
+#[cfg(target_os = "linux")]
 pub(crate) fn process_cpu_time() -> Option<Duration> {
-    let mut total = 0_u64;
-    for task in std::fs::read_dir("/proc/self/task").ok()? {
-        let path = task.ok()?.path().join("schedstat");
-        let Ok(text) = std::fs::read_to_string(path) else {
-            continue; // a thread that ended while we looked
-        };
-        total += text.split_whitespace().next()?.parse::<u64>().ok()?;
-    }
-    Some(Duration::from_nanos(total))
+    let spent = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    let secs = u64::try_from(spent.tv_sec).ok()?;
+    let nanos = u32::try_from(spent.tv_nsec).ok()?;
+    Some(Duration::new(secs, nanos))
+}
+
+/// `None`: only Linux is measured.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn process_cpu_time() -> Option<Duration> {
+    None
 }
