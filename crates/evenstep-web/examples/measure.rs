@@ -1,0 +1,2 @@
+//! The browser figures (placeholder).
+fn main() {}
