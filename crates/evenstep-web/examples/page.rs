@@ -21,7 +21,7 @@ mod demo {
     use std::fmt::Write as _;
     use std::time::Duration;
 
-    use evenstep::{Clock, Loop, ManualClock, PumpKind, PumpReport, Timestamp};
+    use evenstep::{Clock, Loop, ManualClock, Nanos, PumpKind, PumpReport, Timestamp};
     use evenstep_demo::{Action, Bounce, Canvas, Hud, Key, Outcome, TEXT};
     use evenstep_web::{Away, PageClock, PageLoop, PageOptions, live_callbacks as live};
     use wasm_bindgen::prelude::*;
@@ -41,7 +41,7 @@ mod demo {
         /// The latest absence, and the steps caught up for it.
         last_away: Option<(Away, u64)>,
         /// Time spent drawing in the paint hook.
-        draw_time: evenstep::Nanos,
+        draw_time: Nanos,
         /// Set when a key asks for something a page cannot do.
         note: Option<&'static str>,
     }
@@ -145,7 +145,7 @@ mod demo {
             bounce: Bounce::new(),
             real_seconds: 0,
             last_away: None,
-            draw_time: evenstep::Nanos::ZERO,
+            draw_time: Nanos::ZERO,
             note: None,
         };
         let page_loop = PageLoop::new(builder, game, PageOptions::new()).map_err(error)?;
@@ -369,14 +369,16 @@ mod demo {
     /// From inside the demo's own callbacks, or outside a page.
     #[wasm_bindgen]
     pub fn status() -> Result<String, JsValue> {
-        let hidden = web_sys::window()
-            .and_then(|w| w.document())
-            .is_some_and(|d| d.hidden());
+        let window = web_sys::window().ok_or_else(|| error("no window"))?;
+        let hidden = window.document().is_some_and(|d| d.hidden());
+        // Isolated, the page's clock has 5 µs resolution; otherwise 100 µs.
+        let isolated = js_sys::Reflect::get(&window, &JsValue::from_str("crossOriginIsolated"))
+            .is_ok_and(|v| v.is_truthy());
         let now = PageClock::new().map_err(error)?.now();
         let mut json = String::new();
         let _ = write!(
             json,
-            "{{\"hidden\":{hidden},\"page_now\":{},\"live_callbacks\":{}",
+            "{{\"hidden\":{hidden},\"isolated\":{isolated},\"page_now\":{},\"live_callbacks\":{}",
             now.as_nanos(),
             live()
         );
@@ -392,7 +394,7 @@ mod demo {
                     let page = driver.page();
                     let game_loop = driver.game_loop();
                     let loop_stats = game_loop.stats();
-                    let nanos = |n: Option<evenstep::Nanos>| {
+                    let nanos = |n: Option<Nanos>| {
                         n.map_or_else(|| "null".to_owned(), |n| n.as_nanos().to_string())
                     };
                     let _ = write!(
@@ -470,32 +472,41 @@ mod demo {
 
     /// The cost of a pump in this browser: `pumps` paint pumps of the demo's
     /// world at 60 Hz stamps on a loop of its own (stepping at 20 Hz, so
-    /// one pump in three runs a step), timed on the page's clock. Returns
-    /// nanoseconds per pump.
+    /// one pump in three runs a step), timed on the page's clock. The loop
+    /// reads a manual clock, or with `page_clock` the page's own (which
+    /// then only times the pump's phases: the stamps still say when).
+    /// Returns nanoseconds per pump.
     ///
     /// # Errors
     ///
     /// Outside a page.
     #[wasm_bindgen]
-    pub fn measure_pump(pumps: u32) -> Result<f64, JsValue> {
-        let page_clock = PageClock::new().map_err(error)?;
-        let clock = ManualClock::new();
-        let mut game_loop = Loop::<Bounce>::builder()
-            .clock(clock.clone())
-            .timestep(Bounce::timestep())
-            .build()
-            .map_err(error)?;
+    pub fn measure_pump(pumps: u32, page_clock: bool) -> Result<f64, JsValue> {
+        let timer = PageClock::new().map_err(error)?;
+        let manual = ManualClock::new();
+        let builder = Loop::<Bounce>::builder().timestep(Bounce::timestep());
+        let mut game_loop = if page_clock {
+            builder.clock(timer.clone()).build()
+        } else {
+            builder.clock(manual.clone()).build()
+        }
+        .map_err(error)?;
         game_loop.on_update(Bounce::update);
         let mut bounce = Bounce::new();
+        let origin = if page_clock {
+            timer.now()
+        } else {
+            Timestamp::ZERO
+        };
         game_loop.start();
-        let began = page_clock.now();
+        let began = timer.now();
         for frame in 1..=u64::from(pumps) {
             // 60 Hz frame times, exactly as a display would stamp them.
-            let at = Timestamp::from_nanos(frame * 1_000_000_000 / 60);
-            clock.set(at);
+            let at = origin.saturating_add(Nanos::from_nanos(frame * 1_000_000_000 / 60));
+            manual.set(at);
             let _ = game_loop.pump_at(&mut bounce, PumpKind::Paint, at);
         }
-        let spent = page_clock.now().saturating_since(began);
+        let spent = timer.now().saturating_since(began);
         Ok(spent.as_nanos() as f64 / f64::from(pumps.max(1)))
     }
 }

@@ -68,6 +68,10 @@ const SCENARIOS: &[(&str, Scenario)] = &[
         frozen_page_resumes,
     ),
     (
+        "a_page_restored_from_the_back_forward_cache_reports_its_absence",
+        cached_page_returns,
+    ),
+    (
         "stopping_and_dropping_the_frame_source_release_every_callback_and_listener",
         stopping_releases_everything,
     ),
@@ -243,7 +247,8 @@ fn screenshot_shows_the_balls(session: &mut Session, tab: &Tab) -> Result<String
     let file = session.scratch.join("screenshot.png");
     std::fs::write(&file, &png).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
     if let Some(keep) = std::env::var_os("EVENSTEP_WEB_SCREENSHOT") {
-        let keep = std::path::PathBuf::from(keep);
+        // Relative to the workspace, wherever cargo runs the test from.
+        let keep = session::workspace().join(keep);
         std::fs::write(&keep, &png).map_err(|e| format!("cannot write {}: {e}", keep.display()))?;
     }
     let (width, height, pixels) = decode_png(&png)?;
@@ -426,6 +431,74 @@ fn frozen_page_resumes(session: &mut Session, tab: &Tab) -> Result<String, Strin
     ))
 }
 
+fn cached_page_returns(session: &mut Session, tab: &Tab) -> Result<String, String> {
+    sleep(Duration::from_millis(300));
+    let before = session.status(tab)?;
+    // Another site (`localhost`, not `127.0.0.1`): a same-site navigation
+    // may keep the browsing instance, which rules the cache out.
+    let elsewhere = session
+        .server
+        .url("elsewhere.html")
+        .replace("127.0.0.1", "localhost");
+    tab.navigate(&mut session.cdp, &elsewhere)?;
+    let left = Instant::now();
+    sleep(Duration::from_secs(2));
+    let history = session
+        .cdp
+        .call(Some(&tab.session), "Page.getNavigationHistory", json!({}))?;
+    let current = history["currentIndex"].as_u64().ok_or("no history index")?;
+    let previous = current.checked_sub(1).ok_or("no page to go back to")?;
+    let entry = history["entries"][previous as usize]["id"].clone();
+    session.cdp.call(
+        Some(&tab.session),
+        "Page.navigateToHistoryEntry",
+        json!({ "entryId": entry }),
+    )?;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let back = loop {
+        if let Ok(status) = session.status(tab)
+            && status.away("span").is_some()
+        {
+            break status;
+        }
+        check(Instant::now() < deadline, || {
+            let why = session
+                .cdp
+                .wait_event(
+                    Some(&tab.session),
+                    "Page.backForwardCacheNotUsed",
+                    Duration::from_millis(100),
+                )
+                .map_or_else(|_| "no reason given".to_owned(), |e| e.to_string());
+            format!("the page did not come back from the back-forward cache: {why}")
+        })?;
+        sleep(Duration::from_millis(50));
+    };
+    let gone = left.elapsed().as_secs_f64();
+    check(back.n("tick") >= before.n("tick"), || {
+        "the page came back as a fresh page, not from the cache".to_owned()
+    })?;
+    let suspended = back.away("suspended").unwrap_or(0) as f64 / 1e9;
+    let span = back.away("span").unwrap_or(0) as f64 / 1e9;
+    check(
+        suspended >= 1.9 && suspended <= span && span <= gone + 0.2,
+        || {
+            format!(
+                "away {span:.3} s, {suspended:.3} s of it suspended; the page was left {gone:.3} s"
+            )
+        },
+    )?;
+    let run = back.away("steps").unwrap_or(0);
+    let dropped = back.away("dropped_steps").unwrap_or(0);
+    check(
+        ((run + dropped) as f64 - span / STEP_SECS).abs() <= 2.0,
+        || format!("{run} steps ran and {dropped} dropped over {span:.3} s"),
+    )?;
+    Ok(format!(
+        "left for {gone:.3} s: absence {span:.3} s, {suspended:.3} s in the cache, {run} steps ran + {dropped} dropped"
+    ))
+}
+
 /// The listeners of the kinds the frame source and the demo register,
 /// still on `window` and `document`.
 fn listeners(session: &mut Session, tab: &Tab) -> Result<Vec<String>, String> {
@@ -505,8 +578,13 @@ fn stopping_releases_everything(session: &mut Session, tab: &Tab) -> Result<Stri
         "a running frame source should hold 7 closures".to_owned()
     })?;
 
-    tab.eval(&mut session.cdp, "demo.stop()")?;
-    check_released(session, tab, "after stop()")?;
+    // The demo's quit key, as a real keydown event: its listener stops the
+    // demo and removes itself while it runs.
+    tab.eval(
+        &mut session.cdp,
+        "window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }))",
+    )?;
+    check_released(session, tab, "after the quit key")?;
 
     tab.eval(&mut session.cdp, "demo.start('demo')")?;
     sleep(Duration::from_millis(300));
@@ -543,7 +621,7 @@ fn stopping_releases_everything(session: &mut Session, tab: &Tab) -> Result<Stri
     })?;
     check_released(session, tab, "after release()")?;
     Ok(format!(
-        "running: 7 closures, listeners {running:?}; none left after stop(), a stop from an update at tick {stop_at}, or release()"
+        "running: 7 closures, listeners {running:?}; none left after the quit key, a stop from an update at tick {stop_at} and stop(), or release()"
     ))
 }
 

@@ -61,12 +61,18 @@ fn serve(mut stream: TcpStream, root: &Path) -> std::io::Result<()> {
     let file = resolve(root, path);
     let (status, body, kind) = match file.and_then(|f| std::fs::read(&f).ok().map(|b| (f, b))) {
         Some((file, body)) => ("200 OK", body, content_type(&file)),
+        // Somewhere else to go, for a page to leave and come back to.
+        None if path == "/elsewhere.html" => (
+            "200 OK",
+            b"<!doctype html><title>elsewhere</title><p>elsewhere</p>".to_vec(),
+            "text/html; charset=utf-8",
+        ),
         None => ("404 Not Found", b"not found".to_vec(), "text/plain"),
     };
     let head = format!(
         "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\
          Cross-Origin-Opener-Policy: same-origin\r\nCross-Origin-Embedder-Policy: require-corp\r\n\
-         Cache-Control: no-store\r\nConnection: close\r\n\r\n",
+         Cache-Control: no-cache\r\nConnection: close\r\n\r\n",
         body.len()
     );
     stream.write_all(head.as_bytes())?;

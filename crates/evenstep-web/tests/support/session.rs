@@ -175,7 +175,8 @@ impl Status {
     }
 }
 
-fn workspace() -> PathBuf {
+/// The workspace's root.
+pub(crate) fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
         .canonicalize()
