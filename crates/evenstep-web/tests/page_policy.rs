@@ -395,3 +395,13 @@ fn a_request_made_while_hidden_is_acted_on_within_a_millisecond() {
     // Paused, with no real timer: nothing is ever due, the timer rests.
     assert_eq!(driver.next_wake(), None);
 }
+
+#[test]
+fn a_zero_starvation_time_is_taken_as_a_millisecond() {
+    let options = PageOptions::new().starved_after(Nanos::ZERO);
+    assert_eq!(options.starvation_time(), Nanos::from_millis(1));
+    assert_eq!(
+        PageOptions::default().starvation_time(),
+        PageOptions::DEFAULT_STARVED_AFTER
+    );
+}

@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! crates/evenstep-web/build-page.sh
-//! cargo run --release -p evenstep-web --example measure -- --visible 10 --hidden 90
+//! cargo run --release -p evenstep-web --example browser_figures -- --visible 10 --hidden 90
 //! ```
 
 #![allow(
@@ -136,60 +136,11 @@ fn measure() -> Result<(), String> {
     let mut phases = vec![Phase::between("visible", &start, &shown, cpu1 - cpu0)];
 
     let blank = session.hide(&tab)?;
-    let hid = Instant::now();
-    let mut previous = session.status(&tab)?;
-    let mut cpu_previous = browser_cpu(&mut session)?;
-    let hidden_start = previous.clone();
-    // Sampled in stretches, to see the throttling change over time.
-    let marks: Vec<u64> = [10, 30, 60, 90, 120, 180, 300]
-        .into_iter()
-        .filter(|&m| m < hidden)
-        .chain([hidden])
-        .collect();
-    let mut from = 0;
-    for mark in marks {
-        let until = hid + Duration::from_secs(mark);
-        sleep(until.saturating_duration_since(Instant::now()));
-        let now = session.status(&tab)?;
-        let cpu = browser_cpu(&mut session)?;
-        phases.push(Phase::between(
-            &format!("hidden, {from}–{mark} s"),
-            &previous,
-            &now,
-            cpu - cpu_previous,
-        ));
-        previous = now;
-        cpu_previous = cpu;
-        from = mark;
-    }
-    let hidden_end = previous.clone();
+    let (hidden_phases, hidden_end) = hidden_stretches(&mut session, &tab, hidden)?;
+    phases.extend(hidden_phases);
     session.show(&tab, &blank)?;
     sleep(Duration::from_secs(1));
     let back = session.status(&tab)?;
-
-    let pumps = 200_000;
-    let mut wasm_per_pump = [0.0; 2];
-    for (page_clock, figure) in [false, true].into_iter().zip(&mut wasm_per_pump) {
-        *figure = tab
-            .eval(
-                &mut session.cdp,
-                &format!("demo.measure_pump({pumps}, {page_clock})"),
-            )?
-            .as_f64()
-            .ok_or("measure_pump gave no number")?;
-    }
-    let native_per_pump = native_pump(pumps);
-    // The page's clock read itself, from script: a paint pump reads it
-    // five times (three in the loop, two to time the pump).
-    let clock_read = tab
-        .eval(
-            &mut session.cdp,
-            "(() => { const n = 1e6; const t0 = performance.now(); \
-             for (let i = 0; i < n; i++) performance.now(); \
-             return (performance.now() - t0) * 1e6 / n; })()",
-        )?
-        .as_f64()
-        .ok_or("no clock figure")?;
 
     println!("Chromium: {}", session.chromium.binary.display());
     println!(
@@ -199,13 +150,6 @@ fn measure() -> Result<(), String> {
     for phase in &phases {
         println!("{}", phase.row());
     }
-    let hidden_all = Phase::between(
-        "hidden, all",
-        &hidden_start,
-        &hidden_end,
-        phases[1..].iter().map(|p| p.cpu).sum(),
-    );
-    println!("{}", hidden_all.row());
     println!(
         "\nhidden wake-up gaps: shortest {:.3} s, longest {:.3} s; shown again: absence {:.3} s, \
          {} steps ran, {} dropped, {} caught up; loop absences {}",
@@ -231,6 +175,78 @@ fn measure() -> Result<(), String> {
         per_paint("paint_pump_time"),
         per_paint("draw_time"),
     );
+    pump_costs(&mut session, &tab)
+}
+
+/// The hidden phase in stretches, to see the throttling change over time,
+/// and the whole of it; with the status at its end.
+fn hidden_stretches(
+    session: &mut Session,
+    tab: &cdp::Tab,
+    hidden: u64,
+) -> Result<(Vec<Phase>, Status), String> {
+    let hid = Instant::now();
+    let mut previous = session.status(tab)?;
+    let mut cpu_previous = browser_cpu(session)?;
+    let hidden_start = previous.clone();
+    let marks: Vec<u64> = [10, 30, 60, 90, 120, 180, 300]
+        .into_iter()
+        .filter(|&m| m < hidden)
+        .chain([hidden])
+        .collect();
+    let mut phases = Vec::new();
+    let mut from = 0;
+    for mark in marks {
+        let until = hid + Duration::from_secs(mark);
+        sleep(until.saturating_duration_since(Instant::now()));
+        let now = session.status(tab)?;
+        let cpu = browser_cpu(session)?;
+        phases.push(Phase::between(
+            &format!("hidden, {from}–{mark} s"),
+            &previous,
+            &now,
+            cpu - cpu_previous,
+        ));
+        previous = now;
+        cpu_previous = cpu;
+        from = mark;
+    }
+    let all = Phase::between(
+        "hidden, all",
+        &hidden_start,
+        &previous,
+        phases.iter().map(|p| p.cpu).sum(),
+    );
+    phases.push(all);
+    Ok((phases, previous))
+}
+
+/// A pump in a tight loop, in the page (on a manual clock and on the
+/// page's) and natively; and the page's clock read itself.
+fn pump_costs(session: &mut Session, tab: &cdp::Tab) -> Result<(), String> {
+    let pumps = 200_000;
+    let mut wasm_per_pump = [0.0; 2];
+    for (page_clock, figure) in [false, true].into_iter().zip(&mut wasm_per_pump) {
+        *figure = tab
+            .eval(
+                &mut session.cdp,
+                &format!("demo.measure_pump({pumps}, {page_clock})"),
+            )?
+            .as_f64()
+            .ok_or("measure_pump gave no number")?;
+    }
+    let native_per_pump = native_pump(pumps);
+    // A paint pump reads the page's clock five times: three in the loop,
+    // two to time the pump.
+    let clock_read = tab
+        .eval(
+            &mut session.cdp,
+            "(() => { const n = 1e6; const t0 = performance.now(); \
+             for (let i = 0; i < n; i++) performance.now(); \
+             return (performance.now() - t0) * 1e6 / n; })()",
+        )?
+        .as_f64()
+        .ok_or("no clock figure")?;
     println!("performance.now() from script: {clock_read:.0} ns a read");
     println!(
         "tight loop, {pumps} paint pumps at 60 Hz stamps (20 Hz steps): wasm in the page {:.0} ns/pump \
