@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds the demo page into a folder any static file server serves:
+#
+#   crates/evenstep-web/build-page.sh [OUT_DIR]   (default: target/evenstep-web-page)
+#   python3 -m http.server -d target/evenstep-web-page 8000   # then open http://localhost:8000/
+#
+# Needs the wasm32-unknown-unknown target and wasm-bindgen-cli at exactly
+# the wasm-bindgen version in Cargo.lock (ci.sh installs both).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+target_dir="${CARGO_TARGET_DIR:-$root/target}"
+out="${1:-$target_dir/evenstep-web-page}"
+
+wanted="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$root/Cargo.lock")"
+if ! command -v wasm-bindgen >/dev/null; then
+    echo "wasm-bindgen is not installed: cargo install wasm-bindgen-cli --version $wanted" >&2
+    exit 1
+fi
+have="$(wasm-bindgen --version | awk '{ print $2 }')"
+if [ "$have" != "$wanted" ]; then
+    echo "wasm-bindgen $have is installed, but Cargo.lock has $wanted: cargo install wasm-bindgen-cli --version $wanted" >&2
+    exit 1
+fi
+
+cargo build --release --target wasm32-unknown-unknown -p evenstep-web --example page
+mkdir -p "$out"
+wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name page \
+    "$target_dir/wasm32-unknown-unknown/release/examples/page.wasm"
+cp "$here/page/index.html" "$out/index.html"
+echo "built the demo page in $out"

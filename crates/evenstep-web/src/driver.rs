@@ -1,0 +1,430 @@
+//! The page driver: the frame source's decisions, without the browser. It
+//! paints on animation frames at the frame's own time, ticks on a timer
+//! while the page is not painting, follows the page's lifecycle, and says
+//! when its timer should wake next. The browser glue
+//! (`PageLoop`, built for wasm32 only) forwards callbacks to it;
+//! a test forwards them by hand, on a manual clock.
+
+use evenstep::{Clock, ConfigError, Loop, LoopBuilder, Nanos, PumpKind, PumpReport, Timestamp};
+
+use crate::{Away, PageEvent, PageState, WebError};
+
+/// How the driver runs a page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PageOptions {
+    starved_after: Nanos,
+}
+
+impl Default for PageOptions {
+    fn default() -> PageOptions {
+        PageOptions::new()
+    }
+}
+
+impl PageOptions {
+    /// How long a visible page may go without an animation frame before it
+    /// counts as not painting, by default: 250 ms, fifteen frames at 60 Hz.
+    /// Long enough that a slow frame or a garbage collection is not taken
+    /// for it; short enough that the rules barely notice.
+    pub const DEFAULT_STARVED_AFTER: Nanos = Nanos::from_millis(250);
+
+    /// The defaults.
+    pub const fn new() -> PageOptions {
+        PageOptions {
+            starved_after: PageOptions::DEFAULT_STARVED_AFTER,
+        }
+    }
+
+    /// How long a page that says it is visible may go without an animation
+    /// frame before tick pumps take over (zero is taken as one millisecond).
+    #[must_use]
+    pub const fn starved_after(mut self, wait: Nanos) -> PageOptions {
+        self.starved_after = if wait.is_zero() {
+            Nanos::from_millis(1)
+        } else {
+            wait
+        };
+        self
+    }
+
+    /// The starvation time in use.
+    pub const fn starvation_time(&self) -> Nanos {
+        self.starved_after
+    }
+}
+
+/// Counts of what the driver did, for tests, overlays and measurements.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PageStats {
+    /// Paint pumps run on animation frames.
+    pub paints: u64,
+    /// Tick pumps run on the timer or at a lifecycle change.
+    pub ticks: u64,
+    /// Timer wake-ups, whether or not they ticked.
+    pub wakes: u64,
+    /// Timer wake-ups while the page was hidden.
+    pub hidden_wakes: u64,
+    /// The shortest time between two timer wake-ups in a row while the page
+    /// stayed hidden: how hard the browser throttles the page's timers.
+    pub shortest_hidden_wake_gap: Option<Nanos>,
+    /// The longest such time.
+    pub longest_hidden_wake_gap: Option<Nanos>,
+    /// Animation frames that arrived while the page was away, not painted.
+    pub ignored_frames: u64,
+    /// Times a visible page's frames stopped arriving and ticks took over.
+    pub starvations: u64,
+    /// Absences that ended (each reported as an [`Away`]).
+    pub absences: u64,
+    /// Time spent inside paint pumps (updates, timers, jobs and render
+    /// subscribers, not what the paint hook draws afterwards), on the
+    /// driver's clock: with `paints`, the mean cost of a paint pump.
+    pub paint_pump_time: Nanos,
+}
+
+/// An absence in progress.
+#[derive(Clone, Copy, Debug)]
+struct Absence {
+    since: Timestamp,
+    suspended_since: Option<Timestamp>,
+    suspended: Nanos,
+    dropped: Nanos,
+    dropped_steps: u64,
+    steps: u64,
+    tick_pumps: u64,
+}
+
+impl Absence {
+    fn new(since: Timestamp) -> Absence {
+        Absence {
+            since,
+            suspended_since: None,
+            suspended: Nanos::ZERO,
+            dropped: Nanos::ZERO,
+            dropped_steps: 0,
+            steps: 0,
+            tick_pumps: 0,
+        }
+    }
+
+    fn count(&mut self, report: &PumpReport) {
+        self.dropped = self.dropped.saturating_add(report.plan.dropped());
+        self.dropped_steps += report.plan.steps_dropped();
+        self.steps += report.steps;
+        self.tick_pumps += 1;
+    }
+
+    fn end(self, until: Timestamp) -> Away {
+        Away {
+            since: self.since,
+            until,
+            suspended: self.suspended,
+            dropped: self.dropped,
+            dropped_steps: self.dropped_steps,
+            steps: self.steps,
+            tick_pumps: self.tick_pumps,
+        }
+    }
+}
+
+/// Drives a [`Loop`] from a browser page's callbacks.
+///
+/// Forward four things, and the driver does the rest:
+///
+/// - each animation frame, with the time the browser passed it, to
+///   [`animation_frame`](PageDriver::animation_frame): a paint pump at that
+///   time, unless the page is away; draw if its report says it rendered;
+/// - each wake-up of the page's timer to [`timer`](PageDriver::timer): a
+///   tick pump when the page is not painting and something is due;
+/// - each lifecycle event to [`page_event`](PageDriver::page_event): it
+///   ticks at the change, and when the page is painted again after an
+///   absence it returns the [`Away`] report;
+/// - after each of these, arm the timer for
+///   [`next_wake`](PageDriver::next_wake).
+///
+/// The driver reads time from the same [`Clock`] it gives the loop; in a
+/// page that is `performance.now()`, in a test a manual clock.
+///
+/// Animation-frame times and clock readings interleave, and a frame's time
+/// is the start of the frame, often earlier than a clock reading taken by a
+/// timer just before it. The loop never sees time go backwards: a pump at a
+/// time before the previous pump's is taken at that previous time, a zero
+/// delta ([`Loop::pump_at`]).
+pub struct PageDriver<S> {
+    game_loop: Loop<S>,
+    clock: Box<dyn Clock>,
+    options: PageOptions,
+    page: PageState,
+    /// The latest painted frame's time, or the start: when the page last
+    /// showed it renders.
+    last_frame: Timestamp,
+    /// The previous timer wake-up, while the page has stayed hidden since.
+    last_hidden_wake: Option<Timestamp>,
+    absence: Option<Absence>,
+    stats: PageStats,
+}
+
+impl<S> PageDriver<S> {
+    /// A driver whose loop is built from `builder` and reads `clock`, as the
+    /// driver does. Any clock the builder was given is replaced, so the two
+    /// can never disagree.
+    ///
+    /// # Errors
+    ///
+    /// The builder's [`ConfigError`].
+    pub fn with_clock<C>(
+        builder: LoopBuilder<S>,
+        clock: C,
+        options: PageOptions,
+    ) -> Result<PageDriver<S>, ConfigError>
+    where
+        C: Clock + Clone + 'static,
+    {
+        let game_loop = builder.clock(clock.clone()).build()?;
+        Ok(PageDriver {
+            game_loop,
+            clock: Box::new(clock),
+            options,
+            page: PageState::default(),
+            last_frame: Timestamp::ZERO,
+            last_hidden_wake: None,
+            absence: None,
+            stats: PageStats::default(),
+        })
+    }
+
+    /// The loop, to read statistics.
+    pub fn game_loop(&self) -> &Loop<S> {
+        &self.game_loop
+    }
+
+    /// The loop, mutably: subscribers, timers, pause, speed, catch-up, stop.
+    pub fn game_loop_mut(&mut self) -> &mut Loop<S> {
+        &mut self.game_loop
+    }
+
+    /// What the driver knows of the page.
+    pub fn page(&self) -> PageState {
+        self.page
+    }
+
+    /// What the driver has done.
+    pub fn stats(&self) -> PageStats {
+        self.stats
+    }
+
+    /// The options in use.
+    pub fn options(&self) -> PageOptions {
+        self.options
+    }
+
+    /// A reading of the driver's clock.
+    pub fn now(&self) -> Timestamp {
+        self.clock.now()
+    }
+
+    /// Starts the loop at the clock's reading. `hidden` is the page's
+    /// `document.hidden` now: a page opened in a background tab starts
+    /// ticking, and is away until it is first shown.
+    ///
+    /// # Errors
+    ///
+    /// [`WebError::AlreadyStarted`] if the loop is running.
+    pub fn start(&mut self, hidden: bool) -> Result<(), WebError> {
+        if self.game_loop.is_running() {
+            return Err(WebError::AlreadyStarted);
+        }
+        self.game_loop.start();
+        let now = self.clock.now();
+        self.page = PageState {
+            hidden,
+            ..PageState::default()
+        };
+        self.last_frame = now;
+        self.last_hidden_wake = None;
+        self.absence = hidden.then(|| Absence::new(now));
+        Ok(())
+    }
+
+    /// Stops the loop. An absence in progress is forgotten.
+    pub fn stop(&mut self) {
+        self.game_loop.stop();
+        self.absence = None;
+    }
+
+    /// Whether the loop is running.
+    pub fn is_running(&self) -> bool {
+        self.game_loop.is_running()
+    }
+
+    /// An animation frame, with the time the browser passed its callbacks:
+    /// a paint pump at that time. Not painted (and `None`) while the page
+    /// is away or the loop is not running. Draw if the report says
+    /// `rendered`.
+    pub fn animation_frame(&mut self, state: &mut S, frame_time: Timestamp) -> Option<PumpReport> {
+        if !self.game_loop.is_running() {
+            return None;
+        }
+        if !self.page.accepts_frames() {
+            self.stats.ignored_frames += 1;
+            return None;
+        }
+        self.page.starved = false;
+        self.last_frame = frame_time;
+        let began = self.clock.now();
+        let report = self
+            .game_loop
+            .pump_at(state, PumpKind::Paint, frame_time)
+            .report()?;
+        let cost = self.clock.now().saturating_since(began);
+        self.stats.paint_pump_time = self.stats.paint_pump_time.saturating_add(cost);
+        self.stats.paints += 1;
+        Some(report)
+    }
+
+    /// A wake-up of the page's timer: a tick pump at the clock's reading
+    /// when the page is not painting (away, or a visible page whose frames
+    /// stopped for the starvation time) and a step, a real timer or a
+    /// request is due. Returns the tick's report if one ran.
+    pub fn timer(&mut self, state: &mut S) -> Option<PumpReport> {
+        if !self.game_loop.is_running() {
+            return None;
+        }
+        let now = self.clock.now();
+        self.stats.wakes += 1;
+        if self.page.hidden {
+            self.stats.hidden_wakes += 1;
+            if let Some(previous) = self.last_hidden_wake.replace(now) {
+                let gap = now.saturating_since(previous);
+                let counts = &mut self.stats;
+                counts.shortest_hidden_wake_gap =
+                    Some(counts.shortest_hidden_wake_gap.map_or(gap, |g| g.min(gap)));
+                counts.longest_hidden_wake_gap =
+                    Some(counts.longest_hidden_wake_gap.map_or(gap, |g| g.max(gap)));
+            }
+        }
+        if self.page.is_painting()
+            && now.saturating_since(self.last_frame) >= self.options.starved_after
+        {
+            self.page.starved = true;
+            self.stats.starvations += 1;
+        }
+        if self.page.is_painting() || self.game_loop.next_due().is_none_or(|due| due > now) {
+            return None;
+        }
+        self.tick(state, now)
+    }
+
+    /// A lifecycle event: ticks at the change (so the time up to it is run
+    /// while the state is current, and a frozen span is run, budget and
+    /// all, as soon as the page runs again), and when the page is no longer
+    /// away, ends the absence and returns its [`Away`] report.
+    pub fn page_event(&mut self, state: &mut S, event: PageEvent) -> Option<Away> {
+        if !self.game_loop.is_running() {
+            return None;
+        }
+        let now = self.clock.now();
+        let was_away = self.page.is_away();
+        match event {
+            PageEvent::Hidden => self.page.hidden = true,
+            PageEvent::Shown => self.page.hidden = false,
+            PageEvent::Frozen => self.page.frozen = true,
+            PageEvent::Resumed => self.page.frozen = false,
+            PageEvent::PageHide { .. } => self.page.cached = true,
+            PageEvent::PageShow { persisted } => {
+                // A first load's `pageshow` changes nothing; a restored
+                // page's ends its stay in the cache.
+                if !persisted && !self.page.cached {
+                    return None;
+                }
+                self.page.cached = false;
+            }
+        }
+        let suspended = self.page.is_suspended();
+        if let Some(absence) = &mut self.absence {
+            match (absence.suspended_since, suspended) {
+                (Some(since), false) => {
+                    absence.suspended = absence
+                        .suspended
+                        .saturating_add(now.saturating_since(since));
+                    absence.suspended_since = None;
+                }
+                (None, true) => absence.suspended_since = Some(now),
+                _ => {}
+            }
+        }
+        if !self.page.hidden {
+            self.last_hidden_wake = None;
+        }
+        // The tick at the change: before a suspension, the last chance to
+        // run what is due; after one, the whole suspended span at once.
+        let _ = self.tick(state, now);
+        match (was_away, self.page.is_away()) {
+            (false, true) => {
+                let mut absence = Absence::new(now);
+                if suspended {
+                    absence.suspended_since = Some(now);
+                }
+                self.absence = Some(absence);
+                None
+            }
+            (true, false) => {
+                self.page.starved = false;
+                self.last_frame = now;
+                self.stats.absences += 1;
+                self.absence.take().map(|absence| absence.end(now))
+            }
+            _ => None,
+        }
+    }
+
+    /// How long from now the page's timer should wake, or `None` when it
+    /// need not (the loop is not running, or the page is suspended and no
+    /// timer would run). While painting: when the frames would count as
+    /// stopped. Otherwise: when the loop's next step, real timer or request
+    /// is due ([`Loop::next_due`]), at least a millisecond away so a due
+    /// time that has passed cannot spin; `None` if nothing is ever due (a
+    /// paused loop without real timers).
+    pub fn next_wake(&self) -> Option<Nanos> {
+        if !self.game_loop.is_running() || self.page.is_suspended() {
+            return None;
+        }
+        let now = self.clock.now();
+        let at = if self.page.is_painting() {
+            self.last_frame.saturating_add(self.options.starved_after)
+        } else {
+            self.game_loop.next_due()?
+        };
+        Some(at.saturating_since(now).max(Nanos::from_millis(1)))
+    }
+
+    /// Whether animation frames should be asked for: the loop runs and the
+    /// page is not away. A starved page keeps asking: a frame arriving is
+    /// how it says it renders again.
+    pub fn wants_frames(&self) -> bool {
+        self.game_loop.is_running() && self.page.accepts_frames()
+    }
+
+    fn tick(&mut self, state: &mut S, now: Timestamp) -> Option<PumpReport> {
+        let report = self
+            .game_loop
+            .pump_at(state, PumpKind::Tick, now)
+            .report()?;
+        self.stats.ticks += 1;
+        if let Some(absence) = &mut self.absence {
+            absence.count(&report);
+        }
+        Some(report)
+    }
+}
+
+impl<S> std::fmt::Debug for PageDriver<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PageDriver")
+            .field("game_loop", &self.game_loop)
+            .field("options", &self.options)
+            .field("page", &self.page)
+            .field("last_frame", &self.last_frame)
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
+    }
+}

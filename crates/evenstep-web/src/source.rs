@@ -1,0 +1,558 @@
+//! The browser glue (wasm32 only): the page's clock, and [`PageLoop`],
+//! which owns a [`PageDriver`] and the game state and forwards the
+//! browser's callbacks to it: animation frames, one timer, and the
+//! lifecycle events. Every callback it registers is held in one place and
+//! released from there, so stopping or dropping it leaves nothing behind.
+
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use evenstep::{Clock, Loop, LoopBuilder, PumpReport, Timestamp};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::JsValue;
+use wasm_bindgen::closure::Closure;
+use web_sys::{Document, Event, EventTarget, PageTransitionEvent, Performance, Window};
+
+use crate::{
+    Away, PageDriver, PageEvent, PageOptions, PageState, PageStats, WebError, timer_millis,
+    timestamp_from_millis,
+};
+
+/// Closures registered with the browser by every frame source of the page.
+static LIVE_CALLBACKS: AtomicUsize = AtomicUsize::new(0);
+
+/// How many closures the page's frame sources hold registered with the
+/// browser (animation frame, timer and event listeners) right now: seven
+/// per started [`PageLoop`], none once every one is stopped or dropped.
+pub fn live_callbacks() -> usize {
+    LIVE_CALLBACKS.load(Ordering::Relaxed)
+}
+
+/// The page's clock: `performance.now()` as integer nanoseconds since the
+/// page's time origin, the time base animation frames are stamped in.
+#[derive(Clone, Debug)]
+pub struct PageClock {
+    performance: Performance,
+}
+
+impl PageClock {
+    /// The clock of the page this module runs in.
+    ///
+    /// # Errors
+    ///
+    /// [`WebError::NoPage`] outside a page's main thread.
+    pub fn new() -> Result<PageClock, WebError> {
+        let window = web_sys::window().ok_or(WebError::NoPage { missing: "window" })?;
+        let performance = window.performance().ok_or(WebError::NoPage {
+            missing: "performance",
+        })?;
+        Ok(PageClock { performance })
+    }
+}
+
+impl Clock for PageClock {
+    fn now(&self) -> Timestamp {
+        timestamp_from_millis(self.performance.now())
+    }
+}
+
+/// What runs after a paint pump that rendered: draw.
+type PaintHook<S> = Box<dyn FnMut(&mut S, &Loop<S>, &PumpReport)>;
+/// What runs when the page is painted again after an absence.
+type ReturnHook<S> = Box<dyn FnMut(&mut S, &mut Loop<S>, Away)>;
+
+struct Core<S> {
+    driver: PageDriver<S>,
+    state: S,
+    on_paint: Option<PaintHook<S>>,
+    on_return: Option<ReturnHook<S>>,
+}
+
+struct Shared<S> {
+    core: RefCell<Core<S>>,
+    /// Present while started.
+    callbacks: RefCell<Option<Callbacks>>,
+}
+
+/// One event listener, kept so it can be removed.
+struct Listener {
+    target: EventTarget,
+    kind: &'static str,
+    closure: Closure<dyn FnMut(Event)>,
+}
+
+/// Everything registered with the browser. Dropping it cancels the
+/// animation frame and the timer, removes the listeners and frees the
+/// closures; a closure dropped while it runs is freed by wasm-bindgen when
+/// it returns.
+struct Callbacks {
+    window: Window,
+    frame: Closure<dyn FnMut(f64)>,
+    frame_request: Cell<Option<i32>>,
+    timer: Closure<dyn FnMut()>,
+    timer_id: Cell<Option<i32>>,
+    /// When the armed timer is due, on the page's clock.
+    timer_due: Cell<Option<Timestamp>>,
+    listeners: Vec<Listener>,
+}
+
+impl Callbacks {
+    fn closures(&self) -> usize {
+        2 + self.listeners.len()
+    }
+
+    fn request_frame(&self) {
+        if self.frame_request.get().is_none() {
+            let id = self
+                .window
+                .request_animation_frame(self.frame.as_ref().unchecked_ref())
+                .ok();
+            self.frame_request.set(id);
+        }
+    }
+
+    fn cancel_frame(&self) {
+        if let Some(id) = self.frame_request.take() {
+            let _ = self.window.cancel_animation_frame(id);
+        }
+    }
+
+    /// Arms the timer for `due` unless it is armed for no later than that:
+    /// a wake-up that finds nothing to do costs less than re-arming on every
+    /// frame.
+    fn arm_timer(&self, now: Timestamp, due: Timestamp) {
+        if self.timer_due.get().is_some_and(|armed| armed <= due) {
+            return;
+        }
+        self.clear_timer();
+        let delay = timer_millis(due.saturating_since(now));
+        let id = self
+            .window
+            .set_timeout_with_callback_and_timeout_and_arguments_0(
+                self.timer.as_ref().unchecked_ref(),
+                delay,
+            )
+            .ok();
+        self.timer_id.set(id);
+        self.timer_due.set(id.map(|_| due));
+    }
+
+    fn clear_timer(&self) {
+        if let Some(id) = self.timer_id.take() {
+            self.window.clear_timeout_with_handle(id);
+        }
+        self.timer_due.set(None);
+    }
+}
+
+impl Drop for Callbacks {
+    fn drop(&mut self) {
+        self.cancel_frame();
+        self.clear_timer();
+        for listener in &self.listeners {
+            let _ = listener.target.remove_event_listener_with_callback(
+                listener.kind,
+                listener.closure.as_ref().unchecked_ref(),
+            );
+        }
+        LIVE_CALLBACKS.fetch_sub(self.closures(), Ordering::Relaxed);
+    }
+}
+
+impl<S: 'static> Shared<S> {
+    /// After anything the driver did: releases everything if the loop
+    /// stopped, else asks for frames or stops asking, and arms the timer.
+    fn schedule(&self) {
+        let Ok(core) = self.core.try_borrow() else {
+            return;
+        };
+        if !core.driver.is_running() {
+            drop(core);
+            self.release();
+            return;
+        }
+        let wants_frames = core.driver.wants_frames();
+        let now = core.driver.now();
+        let wake = core.driver.next_wake();
+        drop(core);
+        let Ok(callbacks) = self.callbacks.try_borrow() else {
+            return;
+        };
+        let Some(callbacks) = callbacks.as_ref() else {
+            return;
+        };
+        if wants_frames {
+            callbacks.request_frame();
+        } else {
+            callbacks.cancel_frame();
+        }
+        if let Some(wake) = wake {
+            callbacks.arm_timer(now, now.saturating_add(wake));
+        }
+    }
+
+    fn release(&self) {
+        let callbacks = self
+            .callbacks
+            .try_borrow_mut()
+            .ok()
+            .and_then(|mut c| c.take());
+        drop(callbacks);
+    }
+
+    fn on_frame(&self, time_millis: f64) {
+        if let Ok(callbacks) = self.callbacks.try_borrow()
+            && let Some(callbacks) = callbacks.as_ref()
+        {
+            callbacks.frame_request.set(None);
+        }
+        // JavaScript never re-enters a callback, so the state is free here.
+        if let Ok(mut core) = self.core.try_borrow_mut() {
+            let Core {
+                driver,
+                state,
+                on_paint,
+                ..
+            } = &mut *core;
+            if let Some(report) = driver.animation_frame(state, timestamp_from_millis(time_millis))
+                && report.rendered
+                && let Some(paint) = on_paint
+            {
+                paint(state, driver.game_loop(), &report);
+            }
+        }
+        self.schedule();
+    }
+
+    fn on_timer(&self) {
+        if let Ok(callbacks) = self.callbacks.try_borrow()
+            && let Some(callbacks) = callbacks.as_ref()
+        {
+            callbacks.timer_id.set(None);
+            callbacks.timer_due.set(None);
+        }
+        if let Ok(mut core) = self.core.try_borrow_mut() {
+            let Core { driver, state, .. } = &mut *core;
+            let _ = driver.timer(state);
+        }
+        self.schedule();
+    }
+
+    fn on_page_event(&self, event: PageEvent) {
+        if let Ok(mut core) = self.core.try_borrow_mut() {
+            let Core {
+                driver,
+                state,
+                on_return,
+                ..
+            } = &mut *core;
+            if let Some(away) = driver.page_event(state, event)
+                && let Some(hook) = on_return
+            {
+                hook(state, driver.game_loop_mut(), away);
+            }
+        }
+        self.schedule();
+    }
+}
+
+/// A [`Loop`] run by a browser page, with its game state.
+///
+/// [`start`](PageLoop::start) registers the callbacks: one animation frame
+/// at a time (a paint pump at the frame's time, then the paint hook), one
+/// timer (tick pumps while the page is not painting), and listeners for
+/// `visibilitychange`, `freeze` and `resume` on the document and `pagehide`
+/// and `pageshow` on the window. [`stop`](PageLoop::stop), the loop being
+/// stopped from anywhere (a callback's `control().stop()` included), and
+/// dropping the `PageLoop` each cancel and remove all of them and free
+/// their closures; [`live_callbacks`] counts what is left.
+///
+/// The state lives inside; reach it, and the loop, with
+/// [`with`](PageLoop::with). JavaScript runs one callback at a time, so the
+/// only way to find the state in use is to reach the `PageLoop` from
+/// inside one of its own hooks: that is [`WebError::Busy`], never a panic.
+pub struct PageLoop<S: 'static> {
+    shared: Rc<Shared<S>>,
+}
+
+impl<S: 'static> PageLoop<S> {
+    /// A frame source for `state`, whose loop is built from `builder` on the
+    /// page's clock ([`PageClock`]; any clock the builder had is replaced).
+    /// Nothing runs until [`start`](PageLoop::start).
+    ///
+    /// # Errors
+    ///
+    /// [`WebError::NoPage`] outside a page's main thread;
+    /// [`WebError::Config`] if the builder's configuration is refused.
+    pub fn new(
+        builder: LoopBuilder<S>,
+        state: S,
+        options: PageOptions,
+    ) -> Result<PageLoop<S>, WebError> {
+        let driver = PageDriver::with_clock(builder, PageClock::new()?, options)?;
+        Ok(PageLoop {
+            shared: Rc::new(Shared {
+                core: RefCell::new(Core {
+                    driver,
+                    state,
+                    on_paint: None,
+                    on_return: None,
+                }),
+                callbacks: RefCell::new(None),
+            }),
+        })
+    }
+
+    /// Sets what runs after each paint pump that rendered, with the state,
+    /// the loop (its alpha, statistics and timelines) and the pump's
+    /// report: draw the frame. Replaces any earlier hook.
+    ///
+    /// # Errors
+    ///
+    /// [`WebError::Busy`] from inside one of this frame source's hooks.
+    pub fn on_paint<F>(&self, hook: F) -> Result<(), WebError>
+    where
+        F: FnMut(&mut S, &Loop<S>, &PumpReport) + 'static,
+    {
+        self.core_mut()?.on_paint = Some(Box::new(hook));
+        Ok(())
+    }
+
+    /// Sets what runs when the page is painted again after it was hidden,
+    /// frozen or in the back-forward cache, with the [`Away`] report. The
+    /// loop is lent mutably, for [`Loop::catch_up`]. Replaces any earlier
+    /// hook.
+    ///
+    /// # Errors
+    ///
+    /// [`WebError::Busy`] from inside one of this frame source's hooks.
+    pub fn on_return<F>(&self, hook: F) -> Result<(), WebError>
+    where
+        F: FnMut(&mut S, &mut Loop<S>, Away) + 'static,
+    {
+        self.core_mut()?.on_return = Some(Box::new(hook));
+        Ok(())
+    }
+
+    /// Starts the loop at the page's clock and registers the callbacks.
+    /// A hidden page starts ticking, and is away until first shown.
+    ///
+    /// # Errors
+    ///
+    /// [`WebError::AlreadyStarted`] if started (nothing changes: the
+    /// running loop goes on); [`WebError::Busy`] from inside one of its
+    /// hooks; [`WebError::NoPage`] or [`WebError::Browser`] if the page
+    /// refuses a listener.
+    pub fn start(&self) -> Result<(), WebError> {
+        if self
+            .shared
+            .callbacks
+            .try_borrow()
+            .map_err(|_| WebError::Busy)?
+            .is_some()
+        {
+            return Err(WebError::AlreadyStarted);
+        }
+        let window = web_sys::window().ok_or(WebError::NoPage { missing: "window" })?;
+        let document = window.document().ok_or(WebError::NoPage {
+            missing: "document",
+        })?;
+        let callbacks = self.callbacks(&window, &document)?;
+        self.core_mut()?.driver.start(document.hidden())?;
+        *self
+            .shared
+            .callbacks
+            .try_borrow_mut()
+            .map_err(|_| WebError::Busy)? = Some(callbacks);
+        self.shared.schedule();
+        Ok(())
+    }
+
+    /// Stops the loop and releases every callback. Stopping a stopped
+    /// frame source does nothing. To stop from inside a hook, stop the loop
+    /// the hook is given: the frame source releases everything as the hook
+    /// returns.
+    ///
+    /// # Errors
+    ///
+    /// [`WebError::Busy`] from inside one of its hooks (nothing changes).
+    pub fn stop(&self) -> Result<(), WebError> {
+        self.core_mut()?.driver.stop();
+        self.shared.release();
+        Ok(())
+    }
+
+    /// Whether the frame source is started: its callbacks are registered.
+    pub fn is_started(&self) -> bool {
+        self.shared
+            .callbacks
+            .try_borrow()
+            .is_ok_and(|callbacks| callbacks.is_some())
+    }
+
+    /// Runs `f` with the state and the loop: input, subscribers, timers,
+    /// pause, speed. The timer is re-armed afterwards, so a request made
+    /// while the page is hidden is acted on without waiting for a step.
+    ///
+    /// # Errors
+    ///
+    /// [`WebError::Busy`] from inside one of its hooks.
+    pub fn with<R>(&self, f: impl FnOnce(&mut S, &mut Loop<S>) -> R) -> Result<R, WebError> {
+        let result = {
+            let mut core = self.core_mut()?;
+            let Core { driver, state, .. } = &mut *core;
+            f(state, driver.game_loop_mut())
+        };
+        self.shared.schedule();
+        Ok(result)
+    }
+
+    /// Runs `f` with the state and the driver (its statistics, page state
+    /// and loop), to read them.
+    ///
+    /// # Errors
+    ///
+    /// [`WebError::Busy`] from inside one of its hooks.
+    pub fn inspect<R>(&self, f: impl FnOnce(&S, &PageDriver<S>) -> R) -> Result<R, WebError> {
+        let core = self.shared.core.try_borrow().map_err(|_| WebError::Busy)?;
+        Ok(f(&core.state, &core.driver))
+    }
+
+    /// What the driver has done.
+    ///
+    /// # Errors
+    ///
+    /// [`WebError::Busy`] from inside one of its hooks.
+    pub fn stats(&self) -> Result<PageStats, WebError> {
+        self.inspect(|_, driver| driver.stats())
+    }
+
+    /// What the driver knows of the page.
+    ///
+    /// # Errors
+    ///
+    /// [`WebError::Busy`] from inside one of its hooks.
+    pub fn page(&self) -> Result<PageState, WebError> {
+        self.inspect(|_, driver| driver.page())
+    }
+
+    fn core_mut(&self) -> Result<std::cell::RefMut<'_, Core<S>>, WebError> {
+        self.shared
+            .core
+            .try_borrow_mut()
+            .map_err(|_| WebError::Busy)
+    }
+
+    /// The closures and listeners, registered, each holding the frame
+    /// source weakly so that they never keep it alive.
+    fn callbacks(&self, window: &Window, document: &Document) -> Result<Callbacks, WebError> {
+        let weak: Weak<Shared<S>> = Rc::downgrade(&self.shared);
+        let frame = {
+            let weak = weak.clone();
+            Closure::<dyn FnMut(f64)>::new(move |time: f64| {
+                if let Some(shared) = weak.upgrade() {
+                    shared.on_frame(time);
+                }
+            })
+        };
+        let timer = {
+            let weak = weak.clone();
+            Closure::<dyn FnMut()>::new(move || {
+                if let Some(shared) = weak.upgrade() {
+                    shared.on_timer();
+                }
+            })
+        };
+        let mut callbacks = Callbacks {
+            window: window.clone(),
+            frame,
+            frame_request: Cell::new(None),
+            timer,
+            timer_id: Cell::new(None),
+            timer_due: Cell::new(None),
+            listeners: Vec::new(),
+        };
+        LIVE_CALLBACKS.fetch_add(callbacks.closures(), Ordering::Relaxed);
+        let document_target: &EventTarget = document.as_ref();
+        let window_target: &EventTarget = window.as_ref();
+        let kinds = [
+            (document_target, "visibilitychange"),
+            (document_target, "freeze"),
+            (document_target, "resume"),
+            (window_target, "pagehide"),
+            (window_target, "pageshow"),
+        ];
+        for (target, kind) in kinds {
+            let weak = weak.clone();
+            let page_document = document.clone();
+            let closure = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
+                let Some(shared) = weak.upgrade() else {
+                    return;
+                };
+                let persisted = || {
+                    event
+                        .dyn_ref::<PageTransitionEvent>()
+                        .is_some_and(PageTransitionEvent::persisted)
+                };
+                let page_event = match kind {
+                    "visibilitychange" if page_document.hidden() => PageEvent::Hidden,
+                    "visibilitychange" => PageEvent::Shown,
+                    "freeze" => PageEvent::Frozen,
+                    "resume" => PageEvent::Resumed,
+                    "pagehide" => PageEvent::PageHide {
+                        persisted: persisted(),
+                    },
+                    _ => PageEvent::PageShow {
+                        persisted: persisted(),
+                    },
+                };
+                shared.on_page_event(page_event);
+            });
+            // Counted as soon as it exists, so the drop below balances even
+            // if registering it fails.
+            LIVE_CALLBACKS.fetch_add(1, Ordering::Relaxed);
+            let added =
+                target.add_event_listener_with_callback(kind, closure.as_ref().unchecked_ref());
+            callbacks.listeners.push(Listener {
+                target: target.clone(),
+                kind,
+                closure,
+            });
+            added.map_err(|error| browser_error("addEventListener", &error))?;
+        }
+        Ok(callbacks)
+    }
+}
+
+impl<S: 'static> Drop for PageLoop<S> {
+    /// Stops the loop and releases every callback.
+    fn drop(&mut self) {
+        if let Ok(mut core) = self.shared.core.try_borrow_mut() {
+            core.driver.stop();
+        }
+        self.shared.release();
+    }
+}
+
+impl<S: 'static> std::fmt::Debug for PageLoop<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PageLoop")
+            .field("started", &self.is_started())
+            .finish_non_exhaustive()
+    }
+}
+
+fn browser_error(call: &'static str, error: &JsValue) -> WebError {
+    WebError::Browser {
+        call,
+        message: error
+            .as_string()
+            .or_else(|| {
+                error
+                    .dyn_ref::<js_sys::Error>()
+                    .map(|e| String::from(e.message()))
+            })
+            .unwrap_or_else(|| format!("{error:?}")),
+    }
+}
