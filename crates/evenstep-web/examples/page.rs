@@ -62,7 +62,7 @@ mod demo {
             let pixels = (width as usize) * (height as usize);
             self.pixels.resize(pixels, 0);
             self.rgba.resize(pixels * 4, 0);
-            game.bounce.chart.record(report.now, report.steps);
+            game.bounce.chart.record(report, game_loop);
             let Ok(mut canvas) = Canvas::new(&mut self.pixels, width, height) else {
                 return;
             };
