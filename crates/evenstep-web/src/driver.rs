@@ -307,6 +307,7 @@ impl<S> PageDriver<S> {
         {
             self.page.starved = true;
             self.stats.starvations += 1;
+            self.game_loop.begin_absence();
         }
         if self.page.is_painting() || self.game_loop.next_due().is_none_or(|due| due > now) {
             return None;
@@ -360,6 +361,9 @@ impl<S> PageDriver<S> {
         let _ = self.tick(state, now);
         match (was_away, self.page.is_away()) {
             (false, true) => {
+                // However short, the spell away is an absence, not a slow
+                // frame, in the loop's statistics too.
+                self.game_loop.begin_absence();
                 let mut absence = Absence::new(now);
                 if suspended {
                     absence.suspended_since = Some(now);

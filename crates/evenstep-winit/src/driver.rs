@@ -335,7 +335,7 @@ impl<S> WindowDriver<S> {
         if visible {
             self.resume_painting(window);
         } else {
-            self.redraw_asked = None;
+            self.stop_painting();
         }
     }
 
@@ -355,7 +355,7 @@ impl<S> WindowDriver<S> {
             WindowEvent::Occluded(occluded) => {
                 self.visibility.occluded = *occluded;
                 if *occluded {
-                    self.redraw_asked = None;
+                    self.stop_painting();
                 } else {
                     self.resume_painting(window);
                 }
@@ -454,6 +454,7 @@ impl<S> WindowDriver<S> {
             // the compositor stopped sending frames.
             self.visibility.starved = true;
             self.stats.starvations += 1;
+            self.stop_painting();
         }
         // Not painting: the rules and the real timeline run on tick pumps.
         if self.visibility.starved {
@@ -503,10 +504,17 @@ impl<S> WindowDriver<S> {
         }
         self.visibility.minimized = minimized;
         if minimized {
-            self.redraw_asked = None;
+            self.stop_painting();
         } else {
             self.resume_painting(window);
         }
+    }
+
+    /// The window stopped showing frames: no redraw is awaited, and the
+    /// loop counts the gap to the next paint as an absence, however short.
+    fn stop_painting(&mut self) {
+        self.redraw_asked = None;
+        self.game_loop.begin_absence();
     }
 
     fn ask_redraw(&mut self, window: &impl WindowHandle, now: Timestamp) {

@@ -217,6 +217,39 @@ fn a_window_shown_again_paints_and_counts_the_hidden_spell_as_an_absence() {
 }
 
 #[test]
+fn a_hide_shorter_than_the_absence_threshold_is_an_absence_not_a_slow_frame() {
+    let clock = ManualClock::new();
+    let window = FakeWindow::default();
+    let mut driver = attached(&clock, &window, WindowOptions::new());
+    let mut steps = 0;
+    for frame in 0..30 {
+        clock.set(at(frame * PERIOD_60));
+        let _ = driver.redraw(&mut steps);
+    }
+    driver.set_visible(&window, false);
+    // Half a second hidden: under the loop's 1 s absence threshold.
+    clock.set(at(29 * PERIOD_60 + 500_000_000));
+    let _ = driver.poll(&mut steps, &window);
+    driver.set_visible(&window, true);
+    assert!(driver.redraw(&mut steps).unwrap().rendered);
+    for frame in 1..=30 {
+        clock.set(at(29 * PERIOD_60 + 500_000_000 + frame * PERIOD_60));
+        let _ = driver.redraw(&mut steps);
+    }
+    let stats = driver.game_loop().stats();
+    assert_eq!(stats.absences, 1);
+    // The frame gaps are the display's alone: the half second is not one.
+    assert!(
+        stats.gap_p99 <= evenstep::Nanos::from_nanos(PERIOD_60 + 1),
+        "{stats:?}"
+    );
+    assert!(
+        stats.worst_gap <= evenstep::Nanos::from_nanos(PERIOD_60 + 1),
+        "{stats:?}"
+    );
+}
+
+#[test]
 fn redraws_that_stop_arriving_hand_over_to_tick_pumps_until_one_arrives() {
     let clock = ManualClock::new();
     let window = FakeWindow::default();

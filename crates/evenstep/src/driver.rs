@@ -1103,6 +1103,36 @@ impl<S> Loop<S> {
         id
     }
 
+    /// Tells the statistics that the frame source stopped showing the
+    /// loop's frames (a hidden, occluded or minimized window, a hidden
+    /// page): the gap from the last paint to the next one is counted as one
+    /// [absence](LoopStats::absences), however short, and kept out of the
+    /// frame-gap figures, so a hidden half second is not reported as a slow
+    /// frame. Call it when painting stops; a gap at or over the absence
+    /// threshold is an absence without it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use evenstep::{Loop, ManualClock, PumpKind};
+    ///
+    /// let clock = ManualClock::new();
+    /// let mut game_loop = Loop::<()>::builder().clock(clock.clone()).build()?;
+    /// game_loop.start();
+    /// clock.advance(Duration::from_millis(16));
+    /// let _ = game_loop.pump(&mut (), PumpKind::Paint);
+    /// game_loop.begin_absence(); // the window was hidden
+    /// clock.advance(Duration::from_millis(400));
+    /// let _ = game_loop.pump(&mut (), PumpKind::Paint); // shown again
+    /// assert_eq!(game_loop.stats().absences, 1);
+    /// assert!(game_loop.stats().worst_gap < evenstep::Nanos::from_millis(400));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn begin_absence(&mut self) {
+        self.stats.begin_absence();
+    }
+
     /// The measured statistics.
     ///
     /// Right after a callback panicked out of a pump, the figures already

@@ -216,6 +216,9 @@ pub(crate) struct Collector {
     warmup_left: u32,
     /// Clock reading of the previous paint, if any since the last re-base.
     last_paint: Option<evenstep_core::Timestamp>,
+    /// Set when the frame source said its frames stopped being shown: the
+    /// gap to the next paint is an absence, however short.
+    away: bool,
     /// The second of real time being counted for fps, and its paints.
     fps_second: u64,
     fps_count: u32,
@@ -273,6 +276,7 @@ impl Collector {
             config,
             warmup_left: config.warmup_frames,
             last_paint: None,
+            away: false,
             fps_second: 0,
             fps_count: 0,
             fps: 0,
@@ -304,7 +308,7 @@ impl Collector {
     /// start of a run, not of a measurement.
     pub(crate) fn reset(&mut self) {
         let warmup_left = self.warmup_left;
-        let last_paint = self.last_paint;
+        let (last_paint, away) = (self.last_paint, self.away);
         let (fps_second, real_second, next_second_at) =
             (self.fps_second, self.real_second, self.next_second_at);
         let histogram = std::mem::replace(&mut self.histogram, GapHistogram::new());
@@ -313,6 +317,7 @@ impl Collector {
         self.histogram.clear();
         self.warmup_left = warmup_left;
         self.last_paint = last_paint;
+        self.away = away;
         self.fps_second = fps_second;
         self.real_second = real_second;
         self.next_second_at = next_second_at;
@@ -323,6 +328,13 @@ impl Collector {
     /// when the loop restarts, so a stop is not measured as a gap.
     pub(crate) fn rebase(&mut self) {
         self.last_paint = None;
+        self.away = false;
+    }
+
+    /// The frame source stopped showing frames: the gap from the last paint
+    /// to the next one is an absence.
+    pub(crate) fn begin_absence(&mut self) {
+        self.away = self.last_paint.is_some();
     }
 
     #[inline]
@@ -429,10 +441,15 @@ impl Collector {
 
     #[inline]
     fn record_gap(&mut self, now: evenstep_core::Timestamp) {
+        let away = core::mem::take(&mut self.away);
         let Some(previous) = self.last_paint.replace(now) else {
             return;
         };
         let gap = now.saturating_since(previous);
+        if away {
+            self.absences += 1;
+            return;
+        }
         if gap.is_zero() {
             // Painted at the same instant, or the clock stepped back: no
             // time passed between the pictures that a gap could describe.

@@ -295,3 +295,60 @@ fn a_snapshot_round_trips_through_json() {
         stats
     );
 }
+
+/// Paints every 20 ms for `frames` frames.
+fn paint_frames(clock: &ManualClock, game_loop: &mut Loop<()>, frames: u32) {
+    for _ in 0..frames {
+        clock.advance(ms(20));
+        paint(game_loop);
+    }
+}
+
+#[test]
+fn a_short_hide_the_frame_source_announced_is_one_absence_and_no_gap() {
+    let clock = ManualClock::new();
+    let mut game_loop = builder(&clock).build().unwrap();
+    game_loop.start();
+    paint(&mut game_loop);
+    paint_frames(&clock, &mut game_loop, 10);
+    game_loop.begin_absence();
+    clock.advance(ms(400)); // hidden for well under the 1 s threshold
+    paint(&mut game_loop);
+    paint_frames(&clock, &mut game_loop, 10);
+    let stats = game_loop.stats();
+    assert_eq!(stats.absences, 1);
+    assert_eq!(stats.worst_gap, Nanos::from_millis(20));
+    assert_eq!(stats.gap_p99, Nanos::from_millis(20));
+}
+
+#[test]
+fn the_same_hide_unannounced_is_a_slow_frame() {
+    // The negative control: without `begin_absence` the 400 ms is a gap.
+    let clock = ManualClock::new();
+    let mut game_loop = builder(&clock).build().unwrap();
+    game_loop.start();
+    paint(&mut game_loop);
+    paint_frames(&clock, &mut game_loop, 10);
+    clock.advance(ms(400));
+    paint(&mut game_loop);
+    let stats = game_loop.stats();
+    assert_eq!(stats.absences, 0);
+    assert_eq!(stats.worst_gap, Nanos::from_millis(400));
+}
+
+#[test]
+fn an_absence_announced_before_any_paint_or_across_a_restart_counts_nothing() {
+    let clock = ManualClock::new();
+    let mut game_loop = builder(&clock).build().unwrap();
+    game_loop.start();
+    game_loop.begin_absence(); // nothing painted yet: no gap to name
+    paint(&mut game_loop);
+    paint_frames(&clock, &mut game_loop, 3);
+    game_loop.begin_absence();
+    game_loop.stop();
+    clock.advance(ms(300));
+    game_loop.start(); // a restart forgets the previous paint, and the absence with it
+    paint(&mut game_loop);
+    paint_frames(&clock, &mut game_loop, 3);
+    assert_eq!(game_loop.stats().absences, 0);
+}
