@@ -188,17 +188,27 @@ fn a_hidden_window_is_not_painted_and_ticks_when_a_step_is_due() {
     assert_eq!(driver.stats().wake_ups, 2);
 }
 
+/// Thirty 60 Hz paints from time zero, then the window hidden.
+fn paint_then_hide(
+    clock: &ManualClock,
+    window: &FakeWindow,
+    driver: &mut WindowDriver<u64>,
+    steps: &mut u64,
+) {
+    for frame in 0..30 {
+        clock.set(at(frame * PERIOD_60));
+        let _ = driver.redraw(steps);
+    }
+    driver.set_visible(window, false);
+}
+
 #[test]
 fn a_window_shown_again_paints_and_counts_the_hidden_spell_as_an_absence() {
     let clock = ManualClock::new();
     let window = FakeWindow::default();
     let mut driver = attached(&clock, &window, WindowOptions::new());
     let mut steps = 0;
-    for frame in 0..30 {
-        clock.set(at(frame * PERIOD_60));
-        let _ = driver.redraw(&mut steps);
-    }
-    driver.set_visible(&window, false);
+    paint_then_hide(&clock, &window, &mut driver, &mut steps);
     // Two seconds hidden, woken for every step.
     loop {
         match driver.poll(&mut steps, &window) {
@@ -222,11 +232,7 @@ fn a_hide_shorter_than_the_absence_threshold_is_an_absence_not_a_slow_frame() {
     let window = FakeWindow::default();
     let mut driver = attached(&clock, &window, WindowOptions::new());
     let mut steps = 0;
-    for frame in 0..30 {
-        clock.set(at(frame * PERIOD_60));
-        let _ = driver.redraw(&mut steps);
-    }
-    driver.set_visible(&window, false);
+    paint_then_hide(&clock, &window, &mut driver, &mut steps);
     // Half a second hidden: under the loop's 1 s absence threshold.
     clock.set(at(29 * PERIOD_60 + 500_000_000));
     let _ = driver.poll(&mut steps, &window);
