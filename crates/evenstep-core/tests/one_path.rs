@@ -109,6 +109,7 @@ fn a_hidden_frame_never_renders_under_any_pacing() {
     for pacing in [
         Pacing::OFF,
         Pacing::CENTRED,
+        Pacing::LOCKED,
         Pacing::snapped(std::time::Duration::from_millis(2)).unwrap(),
     ] {
         let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO)

@@ -75,29 +75,43 @@
 //! the same command prints the same report on every machine.
 #![forbid(unsafe_code)]
 
+mod capture;
 mod config;
 mod csv_trace;
 mod decimal;
+mod godot;
+mod judge;
 mod metrics;
+mod planner;
 mod plot;
+mod queued;
 mod rate;
 mod report;
 mod rng;
 mod run;
 mod stutter;
 mod suite;
+mod sweep;
 mod synthetic;
 mod trace;
 
+pub use capture::{
+    CaptureError, DisplaySource, Layout, PresentSource, ProcessFilter, Row, Rows, Survey,
+};
 pub use config::{Config, Settings, SettingsError, WARM_UP_FRAMES};
 pub use csv_trace::{CSV_FORMATS, CsvError, CsvFormat, estimate_refresh, parse_csv, read_csv};
+pub use godot::{GODOT_JITTER_FIX, GodotJitterFix};
+pub use judge::{DisplayTiming, Measured, Rule, Tally, TimingError};
 pub use metrics::{Histogram, Metrics};
+pub use planner::Planner;
 pub use plot::{PlotError, svg};
+pub use queued::Queued;
 pub use rate::{Rate, RateError};
-pub use report::{ConfigReport, Report, TraceReport};
+pub use report::{ConfigReport, DEFAULT_PHASES, Report, TraceReport};
 pub use rng::SplitMix64;
 pub use run::Run;
 pub use stutter::{Cadence, CadenceKind};
-pub use suite::{SUITE_FRAMES, default_suite};
+pub use suite::{Profile, SUITE_FRAMES, default_suite};
+pub use sweep::{JudgeError, PhaseCounts, Sweep, SweepReport, judge_file, judge_trace};
 pub use synthetic::{Jitter, Synthetic};
 pub use trace::{Refresh, Trace};

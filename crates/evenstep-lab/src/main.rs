@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
 use evenstep_lab::{
-    CSV_FORMATS, Jitter, Rate, Report, Settings, Synthetic, Trace, WARM_UP_FRAMES, default_suite,
-    parse_csv, svg,
+    CSV_FORMATS, CaptureError, Jitter, JudgeError, ProcessFilter, Profile, Rate, Report, Settings,
+    SweepReport, Synthetic, Trace, WARM_UP_FRAMES, default_suite, judge_file, parse_csv, svg,
 };
 
 /// Feed display timestamp traces through fixed-step planners side by side
@@ -23,15 +23,25 @@ use evenstep_lab::{
 #[derive(Debug, Parser)]
 #[command(name = "evenstep-lab", version)]
 struct Cli {
-    /// Read a trace from a CSV file: one column of timestamps (decimal =
-    /// milliseconds, integer = nanoseconds) or a PresentMon log
-    /// (`TimeInSeconds` or `MsBetweenPresents`). Repeatable.
+    /// Read a trace from a CSV file: a capture with present and display
+    /// times (`present_ms,display_ms`, or a PresentMon 1.x or 2.x log),
+    /// judged by the frames shown; or one column of timestamps (decimal =
+    /// milliseconds, integer = nanoseconds). Repeatable.
     #[arg(long, value_name = "FILE", help_heading = "Recorded traces")]
     csv: Vec<PathBuf>,
-    /// The display rate of the CSV traces [default: the median frame time,
-    /// matched to a common rate].
+    /// The display rate of the CSV traces [default: measured from the
+    /// display times, or the median frame time, and matched to a common
+    /// rate; a trace with no steady rate is refused].
     #[arg(long, value_name = "HZ", help_heading = "Recorded traces")]
     display_hz: Option<Rate>,
+    /// Read only this process of a PresentMon log that holds several: its
+    /// name (`game.exe`) or its id.
+    #[arg(long, value_name = "NAME|ID", help_heading = "Recorded traces")]
+    process: Option<String>,
+    /// Start phases swept when judging by the frames shown: each planner
+    /// starts 0, 1/N, ... (N-1)/N of a step later.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=64), help_heading = "Recorded traces")]
+    phases: u32,
 
     /// Run a synthetic trace of a display at this rate: 60, 59.94 (read as
     /// 60000/1001), 75, 120, 144, 165, 240, or N/D [default: 60 when any
@@ -154,23 +164,46 @@ impl Cli {
         Ok(spec)
     }
 
-    fn traces(&self) -> Result<Vec<Trace>, String> {
+    /// The CSV files judged by their display times, and the traces of the
+    /// others (one column of stamps).
+    fn captures(&self, settings: Settings) -> Result<(Vec<SweepReport>, Vec<Trace>), String> {
+        let process = self.process.as_deref().map(ProcessFilter::parse);
+        let mut judged = Vec::new();
         let mut traces = Vec::new();
         for path in &self.csv {
             let shown = path.display();
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
-            let name = path
-                .file_name()
-                .map_or_else(|| shown.to_string(), |n| n.to_string_lossy().into_owned());
-            let trace =
-                parse_csv(name, &text, self.display_hz).map_err(|e| format!("{shown}: {e}"))?;
-            traces.push(trace);
+            match judge_file(
+                path,
+                settings,
+                self.display_hz,
+                process.as_ref(),
+                self.phases,
+            ) {
+                Ok(report) => judged.push(report),
+                Err(JudgeError::Capture(
+                    CaptureError::NoPresentColumn { .. } | CaptureError::NoDisplayColumn,
+                )) => {
+                    let text =
+                        std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+                    let name = path
+                        .file_name()
+                        .map_or_else(|| shown.to_string(), |n| n.to_string_lossy().into_owned());
+                    let trace = parse_csv(name, &text, self.display_hz)
+                        .map_err(|e| format!("{shown}: {e}"))?;
+                    traces.push(trace);
+                }
+                Err(error) => return Err(format!("{shown}: {error}")),
+            }
         }
+        Ok((judged, traces))
+    }
+
+    fn traces(&self, mut traces: Vec<Trace>) -> Result<Vec<Trace>, String> {
         if self.wants_synthetic() {
             traces.push(self.synthetic()?.generate());
         }
-        if traces.is_empty() {
-            traces = default_suite().iter().map(Synthetic::generate).collect();
+        if traces.is_empty() && self.csv.is_empty() {
+            traces = default_suite().iter().map(Profile::generate).collect();
         }
         Ok(traces)
     }
@@ -238,8 +271,9 @@ fn long_help() -> String {
 fn run(cli: &Cli) -> Result<(), String> {
     let settings =
         Settings::new(cli.step_hz, cli.budget, cli.snap_tolerance).map_err(|e| e.to_string())?;
-    let traces = cli.traces()?;
-    let report = Report::new(settings, &traces);
+    let (judged, traces) = cli.captures(settings)?;
+    let traces = cli.traces(traces)?;
+    let report = Report::with_phases(settings, &traces, cli.phases).with_captures(judged);
     if cli.json {
         println!("{}", report.json());
     } else {

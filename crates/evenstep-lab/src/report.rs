@@ -5,7 +5,13 @@ use core::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::{Cadence, Config, Metrics, Run, Settings, Trace, WARM_UP_FRAMES};
+use crate::{
+    Cadence, Config, Metrics, Run, Settings, SweepReport, Trace, WARM_UP_FRAMES, judge_trace,
+};
+
+/// Start phases swept when a trace is judged by its display times, unless
+/// told otherwise.
+pub const DEFAULT_PHASES: u32 = 8;
 
 /// One configuration's line in a [`TraceReport`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -36,6 +42,11 @@ pub struct TraceReport {
     pub wall_ms: f64,
     /// One entry per configuration, in [`Config::ALL`] order.
     pub configs: Vec<ConfigReport>,
+    /// The verdicts by the frames shown, when the trace has display times
+    /// with a steady rate.
+    pub judged: Option<SweepReport>,
+    /// Why the trace was not judged by its display times, when it has them.
+    pub not_judged: Option<String>,
     #[serde(skip)]
     trace: Trace,
     #[serde(skip)]
@@ -43,8 +54,10 @@ pub struct TraceReport {
 }
 
 impl TraceReport {
-    /// Runs every configuration over `trace` and measures each.
-    pub fn analyse(trace: &Trace, settings: &Settings) -> TraceReport {
+    /// Runs every configuration over `trace` and measures each; a trace
+    /// with display times is also judged by them over `phases` start
+    /// phases.
+    pub fn analyse(trace: &Trace, settings: &Settings, phases: u32) -> TraceReport {
         let cadence = Cadence::new(settings.step_rate(), trace.refresh());
         let runs: Vec<Run> = Config::ALL
             .iter()
@@ -62,7 +75,16 @@ impl TraceReport {
             crate::Refresh::Fixed(rate) => Some(rate.exact()),
             crate::Refresh::Variable { .. } => None,
         };
+        let (judged, not_judged) = match trace.display() {
+            None => (None, None),
+            Some(_) => match judge_trace(trace, *settings, None, phases) {
+                Ok(report) => (Some(report), None),
+                Err(error) => (None, Some(error.to_string())),
+            },
+        };
         TraceReport {
+            judged,
+            not_judged,
             name: trace.name().to_owned(),
             frames: trace.len(),
             display: trace.refresh().to_string(),
@@ -120,11 +142,21 @@ pub struct Report {
     pub warm_up_frames: usize,
     /// One report per trace, in the order given.
     pub traces: Vec<TraceReport>,
+    /// Captures judged by their display times, streamed rather than held
+    /// (see [`judge_file`](crate::judge_file)).
+    pub captures: Vec<SweepReport>,
 }
 
 impl Report {
-    /// Runs every configuration over each of `traces` with `settings`.
+    /// Runs every configuration over each of `traces` with `settings`,
+    /// judging those with display times over [`DEFAULT_PHASES`] start
+    /// phases.
     pub fn new(settings: Settings, traces: &[Trace]) -> Report {
+        Report::with_phases(settings, traces, DEFAULT_PHASES)
+    }
+
+    /// [`Report::new`], judging over `phases` start phases.
+    pub fn with_phases(settings: Settings, traces: &[Trace], phases: u32) -> Report {
         Report {
             step_hz: settings.step_rate().to_string(),
             step_hz_exact: settings.step_rate().exact(),
@@ -133,9 +165,17 @@ impl Report {
             warm_up_frames: WARM_UP_FRAMES,
             traces: traces
                 .iter()
-                .map(|trace| TraceReport::analyse(trace, &settings))
+                .map(|trace| TraceReport::analyse(trace, &settings, phases))
                 .collect(),
+            captures: Vec::new(),
         }
+    }
+
+    /// The same report, with `captures` judged beside the traces.
+    #[must_use = "`with_captures` returns the changed report"]
+    pub fn with_captures(mut self, captures: Vec<SweepReport>) -> Report {
+        self.captures = captures;
+        self
     }
 
     /// The report as pretty-printed JSON (per-frame data is not included).
@@ -170,7 +210,7 @@ impl Report {
             );
             let _ = writeln!(
                 out,
-                "{:<17}{:>6}{:>6}{:>6}{:>5}{:>5}{:>9}{:>8}{:>11}{:>11}{:>12}{:>10}",
+                "{:<17}{:>7}{:>7}{:>7}{:>7}{:>7}{:>8}{:>8}{:>11}{:>11}{:>12}{:>10}",
                 "configuration",
                 "0",
                 "1",
@@ -192,16 +232,72 @@ impl Report {
                     .map_or_else(|| "-".to_owned(), |ms| format!("{ms:+.3}"));
                 let _ = writeln!(
                     out,
-                    "{:<17}{zero:>6}{one:>6}{two:>6}{three:>5}{more:>5}{:>9}{:>8}{:>+11.3}{:>+11.1}{:>12.3}{shift:>10}",
+                    "{:<17}{zero:>7}{one:>7}{two:>7}{three:>7}{more:>7}{:>8}{:>8}{:>+11.3}{:>+11.1}{:>12.3}{shift:>10}",
                     line.label, m.stutter, m.double_updates, m.drift_ms, m.drift_ppm, m.dropped_ms,
                 );
             }
+            if let Some(judged) = &trace.judged {
+                out.push_str("judged by the frames shown: ");
+                out.push_str(&judged.table());
+            }
+            if let Some(reason) = &trace.not_judged {
+                let _ = writeln!(out, "not judged by the frames shown: {reason}");
+            }
+        }
+        for (index, capture) in self.captures.iter().enumerate() {
+            let _ = write!(out, "\n#{} ", self.traces.len() + index + 1);
+            out.push_str(&capture.table());
         }
         if self.traces.len() > 1 {
             self.summary(&mut out);
         }
+        if self.judged().count() > 1 {
+            self.judged_summary(&mut out);
+        }
         out.push_str(KEY);
         out
+    }
+
+    /// Every verdict by the frames shown, traces first, then captures, each
+    /// with its number in the table.
+    fn judged(&self) -> impl Iterator<Item = (usize, &SweepReport)> {
+        let traces = self
+            .traces
+            .iter()
+            .enumerate()
+            .filter_map(|(index, trace)| Some((index + 1, trace.judged.as_ref()?)));
+        let captures = self
+            .captures
+            .iter()
+            .enumerate()
+            .map(|(index, capture)| (self.traces.len() + index + 1, capture));
+        traces.chain(captures)
+    }
+
+    fn judged_summary(&self, out: &mut String) {
+        let phases = self
+            .judged()
+            .map(|(_, judged)| judged.phases)
+            .max()
+            .unwrap_or(1);
+        let _ = writeln!(
+            out,
+            "\nwrong shown frames, mean / worst over {phases} start phases, planners fed the present times:"
+        );
+        let _ = write!(out, "{:<42}", "trace");
+        for config in Config::ALL {
+            let _ = write!(out, "{:>18}", config.label());
+        }
+        let _ = writeln!(out, "{:>14}", "display-fed");
+        for (number, judged) in self.judged() {
+            let name = format!("#{number} {}", judged.name);
+            let _ = write!(out, "{name:<42}");
+            for counts in &judged.configs {
+                let cell = format!("{:.1} / {}", counts.mean(), counts.worst());
+                let _ = write!(out, "{cell:>18}");
+            }
+            let _ = writeln!(out, "{:>14}", judged.display_fed);
+        }
     }
 
     fn summary(&self, out: &mut String) {

@@ -54,7 +54,8 @@ impl FromStr for Jitter {
 ///
 /// Frame 0 lands on refresh 0; each later frame lands on the next refresh,
 /// exactly `start + k · period` for refresh `k` (the period is a rational
-/// number of nanoseconds, so there is no rounding drift), plus jitter. On
+/// number of nanoseconds, so there is no rounding drift), plus jitter: the
+/// refresh is the frame's display time, the jittered instant its stamp. On
 /// top of that, each option bends the schedule:
 ///
 /// - **missed refreshes** (per mille, drawn per frame): the frame lands one
@@ -242,8 +243,8 @@ impl Synthetic {
         };
         let amplitude = self.jitter_us.saturating_mul(1_000);
         let stamps = offsets
-            .into_iter()
-            .map(|offset| {
+            .iter()
+            .map(|&offset| {
                 let jitter = match self.jitter {
                     Jitter::Uniform => rng.symmetric(amplitude),
                     Jitter::Normal => (0..4).map(|_| rng.symmetric(amplitude)).sum::<i64>() / 4,
@@ -251,7 +252,12 @@ impl Synthetic {
                 (START_NANOS + offset).saturating_add_signed(jitter)
             })
             .collect();
-        Trace::new(self.name(), stamps, self.refresh())
+        // Each frame reaches the screen on the refresh it was meant for.
+        let display = offsets
+            .iter()
+            .map(|&offset| Some(START_NANOS + offset))
+            .collect();
+        Trace::new(self.name(), stamps, self.refresh()).with_display(display)
     }
 
     /// Whether this frame misses its refresh.

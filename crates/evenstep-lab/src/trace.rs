@@ -71,6 +71,8 @@ pub struct Trace {
     name: String,
     stamps: Vec<u64>,
     refresh: Refresh,
+    /// When each frame reached the screen (`None`: never shown), if known.
+    display: Option<Vec<Option<u64>>>,
 }
 
 impl Trace {
@@ -81,7 +83,23 @@ impl Trace {
             name: name.into(),
             stamps,
             refresh,
+            display: None,
         }
+    }
+
+    /// The same trace, with the time each frame reached the screen
+    /// (nanoseconds, on the stamps' clock; `None` for a frame never shown).
+    /// Extra entries are ignored and missing ones count as never shown.
+    #[must_use = "`with_display` returns the changed trace"]
+    pub fn with_display(mut self, mut display: Vec<Option<u64>>) -> Trace {
+        display.resize(self.stamps.len(), None);
+        self.display = Some(display);
+        self
+    }
+
+    /// When each frame reached the screen, if the trace says.
+    pub fn display(&self) -> Option<&[Option<u64>]> {
+        self.display.as_deref()
     }
 
     /// The trace's name.

@@ -4,10 +4,10 @@
 //! refresh is exactly two steps when snapped, and the naive floating-point
 //! accumulator stutters on 60 Hz jitter (the negative control).
 
-use evenstep_lab::{Cadence, Config, Report, Settings, Synthetic, TraceReport, default_suite};
+use evenstep_lab::{Cadence, Config, Profile, Report, Settings, TraceReport, default_suite};
 
 fn suite() -> Report {
-    let traces: Vec<_> = default_suite().iter().map(Synthetic::generate).collect();
+    let traces: Vec<_> = default_suite().iter().map(Profile::generate).collect();
     Report::new(Settings::default(), &traces)
 }
 
@@ -20,8 +20,8 @@ fn profile<'a>(report: &'a Report, name: &str) -> &'a TraceReport {
 }
 
 #[test]
-fn the_suite_is_eleven_profiles_of_ten_thousand_frames_in_a_fixed_order() {
-    let names: Vec<String> = default_suite().iter().map(Synthetic::name).collect();
+fn the_suite_is_sixteen_profiles_of_ten_thousand_frames_in_a_fixed_order() {
+    let names: Vec<String> = default_suite().iter().map(Profile::name).collect();
     assert_eq!(
         names,
         [
@@ -36,6 +36,11 @@ fn the_suite_is_eleven_profiles_of_ten_thousand_frames_in_a_fixed_order() {
             "165 Hz ±0.25 ms",
             "VRR 48–144 Hz ±0.25 ms",
             "60 Hz ±0.75 ms, hidden 5 s at 60 s",
+            "59.95 Hz vsync, queue 2, 4% slow, 0.5% hitches",
+            "59.95 Hz vsync, queue 1–3, 4% slow, 0.5% hitches",
+            "60 Hz vsync, queue 1, 4% slow, 0.5% hitches",
+            "120 Hz vsync, queue 2, 4% slow, 0.5% hitches",
+            "60 Hz vsync, queue 2–3, 8% slow, 0.5% hitches",
         ]
     );
     assert!(suite().traces.iter().all(|trace| trace.frames == 10_000));
@@ -72,7 +77,11 @@ fn with_missed_refreshes_snapped_runs_two_steps_after_a_miss_and_one_otherwise()
     let report = suite();
     let trace = profile(&report, "60 Hz ±0.75 ms, 1% missed");
     let cadence = Cadence::new(Settings::default().step_rate(), trace.trace().refresh());
-    let snapped = &trace.runs()[3];
+    let index = Config::ALL
+        .iter()
+        .position(|&c| c == Config::Snapped)
+        .unwrap();
+    let snapped = &trace.runs()[index];
     assert_eq!(snapped.config(), Config::Snapped);
     let mut misses = 0;
     for (frame, (&delta, &steps)) in trace

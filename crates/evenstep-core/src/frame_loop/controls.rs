@@ -24,7 +24,7 @@ impl FrameLoop {
     /// ```
     #[must_use = "`with_pacing` returns the configured planner"]
     pub fn with_pacing(mut self, pacing: Pacing) -> FrameLoop {
-        if !pacing.is_snapped() {
+        if !pacing.learns() {
             self.snapper = Snapper::new();
         }
         self.pacing = pacing;
@@ -49,6 +49,7 @@ impl FrameLoop {
     /// steps or reported as dropped.
     pub fn resync(&mut self, now: Timestamp) {
         self.last = now;
+        self.snapper.mark_gap();
     }
 
     /// Starts over at `now`: empties the bank, the speed carry and the queue,
@@ -78,7 +79,7 @@ impl FrameLoop {
             self.pending_shift += i128::from(half) - i128::from(self.bank);
             self.bank = half;
         }
-        if !pacing.is_snapped() {
+        if !pacing.learns() {
             self.snapper = Snapper::new();
         }
         self.pacing = pacing;
@@ -119,7 +120,7 @@ impl FrameLoop {
     /// The refresh period the snapping estimator has learned, once it has
     /// enough evidence (always `None` unless snapping is on).
     pub fn refresh_period(&self) -> Option<Nanos> {
-        self.snapper.estimator.period()
+        self.snapper.display.period()
     }
 
     /// Sets the time scale from the next frame on. [`Speed::PAUSED`] stops

@@ -22,13 +22,13 @@
 //! arithmetic on the timestamps given, so it is deterministic given the
 //! trace.
 
-mod estimator;
+mod display;
 mod governor;
 mod mode;
 mod render_cap;
 mod snap;
 
-pub use estimator::RefreshEstimator;
+pub use display::{DisplayModel, Rhythm};
 pub use governor::FrameRateGovernor;
 pub use mode::{Pacing, PacingError};
 pub use render_cap::RenderCap;

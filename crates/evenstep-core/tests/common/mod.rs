@@ -91,11 +91,13 @@ pub fn speed() -> impl Strategy<Value = Speed> {
     ]
 }
 
-/// Any pacing: off, centred, or snapped with a tolerance from 1 µs to 50 ms.
+/// Any pacing: off, centred, locked, or snapped with a tolerance from 1 µs
+/// to 50 ms.
 pub fn pacing() -> impl Strategy<Value = Pacing> {
     prop_oneof![
         Just(Pacing::OFF),
         Just(Pacing::CENTRED),
+        Just(Pacing::LOCKED),
         (1_u64..=50_000).prop_map(|us| Pacing::snapped(Duration::from_micros(us)).unwrap()),
     ]
 }
