@@ -25,8 +25,8 @@ use evenstep_core::{
 const FROZEN: [(Paced, u64); 4] = [
     (Paced::Off, 0xeb30_b30e_075d_73b7),
     (Paced::Centred, 0x8593_7329_abcb_3ec0),
-    (Paced::Locked, 0x171c_3c25_8ff0_ba26),
-    (Paced::SnappedCapped, 0x500f_1753_91f6_5831),
+    (Paced::Locked, 0x6a7e_e6f5_ec64_6a30),
+    (Paced::SnappedCapped, 0xa4b2_3836_7370_aac2),
 ];
 
 /// The pacing configurations the trace is planned under.

@@ -32,7 +32,8 @@ pub struct TraceReport {
     pub name: String,
     /// Frames in the trace.
     pub frames: usize,
-    /// The display's refresh, for people (`59.94 Hz`).
+    /// The display's refresh, for people (`59.94 Hz`), and how it was found
+    /// when it was estimated or given.
     pub display: String,
     /// The display's refresh rate exactly (`60000/1001`), when it is fixed.
     pub display_hz_exact: Option<String>,
@@ -87,7 +88,9 @@ impl TraceReport {
             not_judged,
             name: trace.name().to_owned(),
             frames: trace.len(),
-            display: trace.refresh().to_string(),
+            display: trace
+                .refresh_note()
+                .map_or_else(|| trace.refresh().to_string(), str::to_owned),
             display_hz_exact,
             cadence: cadence.to_string(),
             wall_ms: trace.wall_times().last().copied().unwrap_or(0) as f64 / 1e6,

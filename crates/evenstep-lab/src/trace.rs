@@ -73,6 +73,8 @@ pub struct Trace {
     refresh: Refresh,
     /// When each frame reached the screen (`None`: never shown), if known.
     display: Option<Vec<Option<u64>>>,
+    /// How the refresh rate was found, when it was not known exactly.
+    refresh_note: Option<String>,
 }
 
 impl Trace {
@@ -84,7 +86,21 @@ impl Trace {
             stamps,
             refresh,
             display: None,
+            refresh_note: None,
         }
+    }
+
+    /// The same trace, saying how its refresh rate was found (estimated
+    /// from what, or given).
+    #[must_use = "`with_refresh_note` returns the changed trace"]
+    pub fn with_refresh_note(mut self, note: impl Into<String>) -> Trace {
+        self.refresh_note = Some(note.into());
+        self
+    }
+
+    /// How the refresh rate was found, if the trace says.
+    pub fn refresh_note(&self) -> Option<&str> {
+        self.refresh_note.as_deref()
     }
 
     /// The same trace, with the time each frame reached the screen

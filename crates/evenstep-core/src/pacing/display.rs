@@ -89,7 +89,7 @@ pub enum Rhythm {
 /// point nearest to it: the refreshes since the previous stamp's point are
 /// what [`observe`](DisplayModel::observe) returns. The stamp's distance
 /// from its point moves the phase by an eighth of it and the period by
-/// 1/128 of it per refresh (a quarter and 1/32 while the lattice settles),
+/// 1/512 of it per refresh (a quarter and 1/32 while the lattice settles),
 /// so the lattice follows a display at 59.95 Hz rather than 60 and keeps up
 /// with a phase that wanders, while one frame that is early or late by
 /// several milliseconds barely moves it. A distance counts at most three
@@ -166,6 +166,10 @@ struct Lock {
     /// The running share of stamps more than a quarter period from their
     /// points, in 1/`STRAYS_ONE`.
     strays: u32,
+    /// The point the period was last measured from, and the refreshes
+    /// counted since: see [`measure_period`](Lock::measure_period).
+    baseline: i64,
+    since: u64,
 }
 
 impl DisplayModel {
@@ -415,7 +419,9 @@ impl DisplayModel {
             coarse: 0,
             // A fresh lattice starts under suspicion: a few stamps of a
             // display with no rhythm can fit one, and the next few stray.
-            strays: STRAYS_ONE * 11 / 32,
+            strays: STRAYS_ONE / 4,
+            baseline: i64::try_from(point).ok()?,
+            since: 0,
         };
         let latest = refreshes_in(u64::from(deltas[count - 1]), period >> FRACTION_BITS)?;
         Some((lock, latest))
@@ -455,16 +461,42 @@ impl Lock {
             let limit = as_signed((3 * self.spread + period_nanos / 16) << FRACTION_BITS);
             let heard = distance.clamp(-limit, limit);
             self.point = next + (heard >> 3);
-            self.period = (self.period + (heard >> 7)).max(1 << FRACTION_BITS);
+            self.period = (self.period + (heard >> 9)).max(1 << FRACTION_BITS);
             self.spread = (self.spread * 15 + nanos) / 16;
             self.strays = self.strays * 15 / 16;
             self.coarse = 0;
+            self.since += 1;
+            if self.since.is_power_of_two() {
+                self.measure_period();
+            }
             // Only the spread can have grown.
             let lost = self.spread * UNLOCK_DIVISOR > period_nanos_after(self.period);
             return (1, lost);
         }
         let refreshes = self.follow_any(stamp);
         (refreshes, self.is_lost())
+    }
+
+    /// Measures the period over a long baseline: the lattice's span from
+    /// the point it was last measured from (where it settled, at first),
+    /// over the refreshes counted since. The phase-locked updates follow
+    /// the period frame by frame,
+    /// which is noisy while the stamps swing; the span of many refreshes
+    /// pins it (to a 32nd of the stamps' spread over 32 refreshes, a 1024th
+    /// over 1024), and each measurement doubles the baseline. From 4096
+    /// refreshes on it starts over, so a period that drifts is still
+    /// followed.
+    #[cold]
+    fn measure_period(&mut self) {
+        if self.since >= 32 {
+            let since = i64::try_from(self.since).unwrap_or(i64::MAX);
+            let measured = (self.point - self.baseline) / since;
+            self.period = measured.max(1 << FRACTION_BITS);
+        }
+        if self.since >= 4096 {
+            self.baseline = self.point;
+            self.since = 0;
+        }
     }
 
     /// Counts `stamp` (in 2⁻¹⁶ ns from the origin) on its nearest lattice
@@ -476,14 +508,19 @@ impl Lock {
         // A stamp within half a period of the point after the previous one,
         // the usual frame, counts one refresh and needs no division. One
         // further back counts on the previous point.
-        let half = period / 2;
-        let early = stamp - point - period;
-        let (refreshes, nearest) = if -half <= early && early < half {
+        // A stamp counts on the point after the previous one from a quarter
+        // period before it to three quarters after: frames are held back
+        // by the display and come late, rarely early, so a stamp late by
+        // more than half a period has usually still made its refresh. One
+        // further back counts on the previous point.
+        let quarter = period / 4;
+        let late = stamp - point - period;
+        let (refreshes, nearest) = if -quarter <= late && late < period - quarter {
             (1, point + period)
-        } else if early < -half {
+        } else if late < -quarter {
             (0, point)
         } else {
-            let refreshes = (stamp - point + half) / period;
+            let refreshes = (stamp - point + quarter) / period;
             (refreshes, point + refreshes * period)
         };
         let distance = stamp - nearest;
@@ -491,13 +528,13 @@ impl Lock {
         // One outlier is heard, not obeyed.
         let limit = as_signed((3 * self.spread + period_nanos / 16) << FRACTION_BITS);
         let heard = distance.clamp(-limit, limit);
-        // The phase moves by an eighth of the distance, the period by 1/128
+        // The phase moves by an eighth of the distance, the period by 1/512
         // of it per refresh (a quarter and 1/32 while the lattice settles);
         // a frame of one refresh, the usual one, needs no division.
         let (phase_nudge, period_nudge) = if self.age < SETTLING_FRAMES {
             (heard >> 2, heard >> 5)
         } else {
-            (heard >> 3, heard >> 7)
+            (heard >> 3, heard >> 9)
         };
         self.point = nearest + phase_nudge;
         let period_nudge = match refreshes {
@@ -521,11 +558,23 @@ impl Lock {
         let refreshes = refreshes.unsigned_abs();
         // A stall of several refreshes may be the game changing its pace:
         // the lattice settles again before it is trusted as before.
+        let settling = self.age < SETTLING_FRAMES;
         self.age = if refreshes > STALL_REFRESHES {
             0
         } else {
             (self.age + 1).min(SETTLING_FRAMES)
         };
+        if settling {
+            // The period is measured from where the lattice has settled.
+            self.baseline = self.point;
+            self.since = 0;
+        } else {
+            let before = self.since;
+            self.since = before.saturating_add(refreshes);
+            if self.since.max(1).ilog2() > before.max(1).ilog2() {
+                self.measure_period();
+            }
+        }
         self.coarse = if refreshes >= 2 { self.coarse + 1 } else { 0 };
         refreshes
     }
@@ -552,7 +601,9 @@ impl Lock {
     fn move_origin(&mut self, step: u64) {
         let step = step.min(self.point.max(0).unsigned_abs() >> FRACTION_BITS);
         self.origin = Timestamp::from_nanos(self.origin.as_nanos() + step);
-        self.point -= as_signed(step) << FRACTION_BITS;
+        let moved = as_signed(step) << FRACTION_BITS;
+        self.point -= moved;
+        self.baseline -= moved;
     }
 }
 

@@ -1,29 +1,42 @@
 //! Snapping: while the [display model](DisplayModel) follows a steady
 //! lattice of refreshes, a frame banks the refreshes it spans on that
-//! lattice instead of its measured delta. When the refresh period is (within
-//! 1%) a whole multiple or divisor of the step, the refreshes and the steps
-//! form a [`Lattice`]: a refresh is then worth an exact number of
-//! accumulator units, and the bank is kept in the middle of the part of the
-//! step it is in, as far from a step boundary as it can be.
+//! lattice instead of its measured delta. When the refresh period is a
+//! simple fraction of the step (within 1% of a whole multiple or divisor of
+//! it, or within 0.25% of `p/q` steps with `q` up to 12), the refreshes and
+//! the steps form a
+//! [`Lattice`]: a refresh is then worth a fixed number of accumulator units,
+//! and the bank is kept in the middle of the part of the step it is in, as
+//! far from a step boundary as it can be.
 
 use core::num::NonZeroU64;
 
 use crate::{DisplayModel, Nanos, Pacing, Timestamp, Timestep};
 
-/// How a refresh period relates to the step: `steps_per_refresh / divisions`
-/// steps per refresh, with one of the two equal to 1. For 60 steps a second:
-/// a 60 Hz display is 1/1, 120 Hz is 1/2, 240 Hz is 1/4, 30 Hz is 2/1.
+/// The largest denominator of a refresh-to-step fraction with a lattice.
+const MOST_PARTS: u64 = 12;
+
+/// How a refresh period relates to the step: `p/q` steps a refresh, in
+/// lowest terms, with `q` up to 12. For 60 steps a second: a 60 Hz display
+/// is 1/1, 120 Hz is 1/2, 240 Hz is 1/4, 30 Hz is 2/1, 75 Hz is 4/5, 144 Hz
+/// is 5/12, 165 Hz is 4/11. The step is cut into `q` parts; the refreshes
+/// fall on part boundaries, `p` parts apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Lattice {
-    /// Accumulator units one refresh is worth, exactly.
+    /// Accumulator units one refresh is worth: `p` parts, exactly when the
+    /// step divides into `q` whole units.
     per_refresh: NonZeroU64,
-    /// Refreshes per step (1 when a refresh is one or more whole steps).
-    divisions: u64,
+    /// Accumulator units of one part of the step (the step over `q`,
+    /// rounded down).
+    part: NonZeroU64,
+    /// Whether a refresh is whole steps or a whole fraction of one (`p` or
+    /// `q` is 1): locked pacing snaps only to such a lattice.
+    whole: bool,
 }
 
 impl Lattice {
-    /// The lattice for `period`, if the period is within 1% of a whole
-    /// multiple or divisor (up to 8) of the step.
+    /// The lattice for `period`, if the period is within 1% of `m` steps (`m`
+    /// up to 8) or of a step over `q` (`q` up to 12), or within 0.25% of
+    /// `p/q` steps (`q` up to 12; the smallest `q` that fits).
     fn find(period: Nanos, timestep: Timestep) -> Option<Lattice> {
         let period_units = timestep.nanos_to_units(period);
         let step = u128::from(timestep.units_per_step());
@@ -34,24 +47,38 @@ impl Lattice {
         let m = (period_units + step / 2) / step;
         if (1..=8).contains(&m) && period_units.abs_diff(m * step) * 100 <= m * step {
             // A refresh worth more than 2⁶⁴ units has no lattice to keep.
-            return u64::try_from(m * step)
-                .ok()
-                .and_then(NonZeroU64::new)
-                .map(|per_refresh| Lattice {
-                    per_refresh,
-                    divisions: 1,
-                });
-        }
-        // A step of n whole refreshes (a display faster than the steps).
-        let n = (step + period_units / 2) / period_units;
-        if (2..=8).contains(&n) && step % n == 0 && (n * period_units).abs_diff(step) * 100 <= step
-        {
+            let per_refresh = NonZeroU64::new(u64::try_from(m * step).ok()?)?;
             return Some(Lattice {
-                per_refresh: NonZeroU64::new((step / n) as u64)?,
-                divisions: n as u64,
+                per_refresh,
+                part: NonZeroU64::new(u64::try_from(step).ok()?)?,
+                whole: true,
             });
         }
-        None
+        // A refresh of p parts of q a step (a display faster than the steps).
+        (2..=MOST_PARTS).find_map(|q| {
+            let q_wide = u128::from(q);
+            let p = (period_units * q_wide + step / 2) / step;
+            // A whole fraction of a step (p = 1) within 1%, as a whole
+            // multiple; any other within 0.25%, as close as displays keep to
+            // their nominal rates: the fractions are dense, and a display
+            // 1% off one should not run game time 1% off the wall.
+            let fits = p >= 1 && p < q_wide && gcd(p, q_wide) == 1;
+            let slack = if p == 1 { 100 } else { 400 };
+            if !fits || (period_units * q_wide).abs_diff(p * step) * slack > p * step {
+                return None;
+            }
+            let part = u64::try_from(step / q_wide).ok()?;
+            Some(Lattice {
+                per_refresh: NonZeroU64::new(part.checked_mul(u64::try_from(p).ok()?)?)?,
+                part: NonZeroU64::new(part)?,
+                whole: p == 1 && step % q_wide == 0,
+            })
+        })
+    }
+
+    /// Whether a refresh is whole steps or a whole fraction of one.
+    pub(crate) const fn is_whole(self) -> bool {
+        self.whole
     }
 
     /// Whether `period` is within 0.5% of this lattice's refresh.
@@ -76,17 +103,24 @@ impl Lattice {
     }
 
     /// Where the bank belongs after a snapped frame left `remainder`: the
-    /// middle of the part of the step it is in. The step is cut into
-    /// `divisions` equal parts (one refresh each), and a bank in the middle
-    /// of its part is furthest from a step boundary on every frame; when a
-    /// refresh is whole steps, that is mid-step. `remainder < per_step`.
+    /// middle of the part of the step it is in. Refreshes fall on part
+    /// boundaries, so a bank in the middle of its part is furthest from a
+    /// step boundary on every frame; when a refresh is whole steps, that is
+    /// mid-step. `remainder < per_step`.
     pub(crate) fn centre(self, remainder: u64, per_step: u64) -> u64 {
-        if self.divisions == 1 {
+        let part = self.part.get();
+        if part >= per_step {
             return per_step / 2;
         }
-        let part = self.per_refresh.get();
-        (remainder / part) * part + part / 2
+        ((remainder / part) * part + part / 2).min(per_step - 1)
     }
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// A frame delta snapped to whole refreshes.
@@ -329,7 +363,7 @@ impl Snapper {
         } else {
             0
         };
-        if lattice.is_none() && pacing.needs_lattice() {
+        if pacing.needs_lattice() && !lattice.is_some_and(Lattice::is_whole) {
             return None;
         }
         let spread = self.display.spread()?;
