@@ -94,7 +94,7 @@ const CYCLE_SAMPLE: u32 = 8 * evenstep_bench::CYCLE as u32;
 
 /// (a) 60 Hz display, 60 Hz steps: 1 step per frame for every peer.
 #[divan::bench(
-    types = [EvenStep, RenewFrame, GameLoopPeer, BevyFixed, BevyVirtualFixed, Harness],
+    types = [EvenStep, EvenStepLocked, RenewFrame, GameLoopPeer, BevyFixed, BevyVirtualFixed, Harness],
     sample_size = CYCLE_SAMPLE
 )]
 fn a_steady_60hz<P: Peer>(bencher: Bencher) {

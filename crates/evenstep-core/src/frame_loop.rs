@@ -172,19 +172,16 @@ impl FrameLoop {
 
     /// Shows a shown frame to the display model and, if the pacing snaps,
     /// snaps it to the refreshes it spans.
-    #[inline]
+    #[allow(clippy::inline_always, reason = "see `plan_common_frame`")]
+    #[inline(always)]
     fn snap(&mut self, now: Timestamp, raw: Nanos) -> Option<Snap> {
         let paused = self.speed.is_paused();
-        let snap = self
-            .snapper
-            .snap(now, raw, self.pacing, self.timestep, paused);
         // The bank goes back to the plain phase at normal speed only: a
         // scaled move back could take more than the bank holds.
-        if snap.is_some() || !self.pacing.needs_lattice() || self.speed != Speed::NORMAL {
-            return snap;
-        }
+        let (bank, shift_total, speed) = (self.bank, self.shift_total, self.speed);
+        let standing = move || (speed == Speed::NORMAL).then_some((bank, shift_total));
         self.snapper
-            .realign(raw, self.bank, self.shift_total, self.timestep)
+            .snap(now, raw, self.pacing, self.timestep, paused, standing)
     }
 
     /// Plans any frame: scale the delta by the speed, settle it and the
@@ -270,11 +267,8 @@ impl FrameLoop {
     #[inline]
     fn centre(&self, left: u64, clamped: bool, snap: Option<Snap>) -> u64 {
         let per_step = self.timestep.units_per_step();
-        match snap {
-            Some(Snap {
-                lattice: Some(lattice),
-                ..
-            }) if !clamped => lattice.centre(left, per_step),
+        match snap.and_then(|snap| snap.centre(left, per_step)) {
+            Some(centred) if !clamped => centred,
             _ if clamped && self.pacing.is_centred() => per_step / 2,
             _ => left,
         }
@@ -384,7 +378,7 @@ impl FrameLoop {
         // Both are under 2⁹⁸ (nanoseconds times units a nanosecond, times at
         // most a few periods): the difference fits an i128.
         #[allow(clippy::cast_possible_wrap, reason = "both are under 2^98")]
-        let unscaled = snap.units - self.timestep.nanos_to_units(raw) as i128;
+        let unscaled = i128::from(snap.units) - self.timestep.nanos_to_units(raw) as i128;
         if self.speed == Speed::NORMAL {
             return unscaled;
         }

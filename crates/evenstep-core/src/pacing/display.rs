@@ -146,7 +146,7 @@ pub struct DisplayModel {
 }
 
 /// A lattice being followed. Times are in 2⁻¹⁶ ns from `origin`, which is
-/// kept at most a few seconds back (see `rebase`), so every one fits 52
+/// kept at most a few seconds back (see `stamp`), so every one fits 52
 /// bits and signed arithmetic on them cannot overflow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Lock {
@@ -192,16 +192,34 @@ impl DisplayModel {
     /// frame on the same refresh.
     #[inline]
     pub fn observe(&mut self, now: Timestamp) -> Option<u64> {
-        let previous = self.last.replace(now)?;
+        self.observe_then(now, |_, _| false).0
+    }
+
+    /// [`observe`](DisplayModel::observe), and whether the frame was the
+    /// usual one (one refresh, within a quarter period of its point, the
+    /// lattice settled and kept) with a period and spread, in ns, that
+    /// `keeps` accepts. Planned in place, as [`Lock::follow`] is.
+    #[allow(clippy::inline_always, reason = "the measured cost of the call")]
+    #[inline(always)]
+    pub(crate) fn observe_then(
+        &mut self,
+        now: Timestamp,
+        keeps: impl FnOnce(u64, u64) -> bool,
+    ) -> (Option<u64>, bool) {
+        let Some(previous) = self.last.replace(now) else {
+            return (None, false);
+        };
         let delta = now.saturating_since(previous).as_nanos();
         if let (Some(lattice), 1..=MOST_NANOS) = (self.lattice.as_mut(), delta) {
-            let (refreshes, dropped) = lattice.follow(now);
+            let (refreshes, dropped, usual) = lattice.follow(now);
+            let kept =
+                usual && !dropped && keeps(period_nanos_after(lattice.period), lattice.spread);
             if dropped {
                 self.lose_lattice();
             }
-            return Some(refreshes);
+            return (Some(refreshes), kept);
         }
-        self.search(now, delta)
+        (self.search(now, delta), false)
     }
 
     /// A frame while no lattice is followed (or one whose delta drops it):
@@ -266,17 +284,6 @@ impl DisplayModel {
     pub fn spread(&self) -> Option<Nanos> {
         self.lattice
             .map(|lattice| Nanos::from_nanos(lattice.spread))
-    }
-
-    /// The refresh period and the spread, in ns, while locked.
-    #[inline]
-    pub(crate) fn period_and_spread(&self) -> Option<(u64, u64)> {
-        self.lattice.map(|lattice| {
-            (
-                lattice.period.unsigned_abs() >> FRACTION_BITS,
-                lattice.spread,
-            )
-        })
     }
 
     /// The refresh period in 2⁻¹⁶ ns, while locked.
@@ -443,12 +450,15 @@ impl Lock {
     /// Counts the stamp `now` on its nearest lattice point, moves the phase
     /// and the period toward it, and returns the refreshes since the
     /// previous point.
-    /// Whether the lattice is lost after it comes with the count: see
-    /// [`is_lost`](Lock::is_lost).
-    #[inline]
-    fn follow(&mut self, now: Timestamp) -> (u64, bool) {
-        self.rebase(now);
-        let stamp = since_fixed(now, self.origin);
+    /// Whether the lattice is lost after it comes with the count (see
+    /// [`is_lost`](Lock::is_lost)), and whether the frame was the usual one.
+    /// Planned in place in the planner's frame: called there, with its
+    /// result returned through memory, it cost snapped pacing a third of
+    /// its time per frame.
+    #[allow(clippy::inline_always, reason = "the measured cost of the call")]
+    #[inline(always)]
+    fn follow(&mut self, now: Timestamp) -> (u64, bool, bool) {
+        let stamp = self.stamp(now);
         // The usual frame, once the lattice has settled: one refresh after
         // the previous point, within a quarter period of it. The general
         // rule below plans it the same; this is that rule with every case
@@ -456,14 +466,16 @@ impl Lock {
         let next = self.point + self.period;
         let distance = stamp - next;
         let nanos = distance.unsigned_abs() >> FRACTION_BITS;
-        let period_nanos = self.period.unsigned_abs() >> FRACTION_BITS;
+        let period_nanos = period_nanos_after(self.period);
         if self.age >= SETTLING_FRAMES && nanos <= period_nanos / 4 {
-            let limit = as_signed((3 * self.spread + period_nanos / 16) << FRACTION_BITS);
+            let limit = small((3 * self.spread + period_nanos / 16) << FRACTION_BITS);
             let heard = distance.clamp(-limit, limit);
             self.point = next + (heard >> 3);
             self.period = (self.period + (heard >> 9)).max(1 << FRACTION_BITS);
             self.spread = (self.spread * 15 + nanos) / 16;
-            self.strays = self.strays * 15 / 16;
+            if self.strays != 0 {
+                self.strays = self.strays * 15 / 16;
+            }
             self.coarse = 0;
             self.since += 1;
             if self.since.is_power_of_two() {
@@ -471,10 +483,10 @@ impl Lock {
             }
             // Only the spread can have grown.
             let lost = self.spread * UNLOCK_DIVISOR > period_nanos_after(self.period);
-            return (1, lost);
+            return (1, lost, true);
         }
         let refreshes = self.follow_any(stamp);
-        (refreshes, self.is_lost())
+        (refreshes, self.is_lost(), false)
     }
 
     /// Measures the period over a long baseline: the lattice's span from
@@ -586,24 +598,28 @@ impl Lock {
             || self.coarse >= TOO_FINE_AFTER
     }
 
-    /// Moves the origin up to `ORIGIN_LEAD` before `now`, keeping the point
-    /// where it is in time.
+    /// The time from the origin to `now`, in 2⁻¹⁶ ns, once the origin has
+    /// been moved up to `ORIGIN_LEAD` before `now` (keeping the point where
+    /// it is in time): it fits 52 bits.
     #[inline]
-    fn rebase(&mut self, now: Timestamp) {
-        let since = now.saturating_since(self.origin).as_nanos();
+    fn stamp(&mut self, now: Timestamp) -> i64 {
+        let mut since = now.saturating_since(self.origin).as_nanos();
         if since > 2 * Lock::ORIGIN_LEAD {
-            self.move_origin(since - Lock::ORIGIN_LEAD);
+            since -= self.move_origin(since - Lock::ORIGIN_LEAD);
         }
+        small(since << FRACTION_BITS)
     }
 
-    /// Moves the origin `step` ns later (no further than the point).
+    /// Moves the origin `step` ns later (no further than the point), and
+    /// returns how far it moved.
     #[cold]
-    fn move_origin(&mut self, step: u64) {
+    fn move_origin(&mut self, step: u64) -> u64 {
         let step = step.min(self.point.max(0).unsigned_abs() >> FRACTION_BITS);
         self.origin = Timestamp::from_nanos(self.origin.as_nanos() + step);
         let moved = as_signed(step) << FRACTION_BITS;
         self.point -= moved;
         self.baseline -= moved;
+        step
     }
 }
 
@@ -614,13 +630,18 @@ fn nanos_of(distance: i128) -> u64 {
 
 /// A period in 2⁻¹⁶ ns as whole ns.
 fn period_nanos_after(period: i64) -> u64 {
-    period.unsigned_abs() >> FRACTION_BITS
+    // A period is never below one ns (see `follow`): the sign bit is clear.
+    #[allow(clippy::cast_sign_loss, reason = "a period is positive")]
+    let period = period as u64;
+    period >> FRACTION_BITS
 }
 
-/// The time from `origin` to `now`, in 2⁻¹⁶ ns: the lattice keeps its origin
-/// at most a few seconds back, so it fits 52 bits.
-fn since_fixed(now: Timestamp, origin: Timestamp) -> i64 {
-    as_signed(now.saturating_since(origin).as_nanos() << FRACTION_BITS)
+/// A value the lattice keeps far under 2⁶³ (a few seconds in 2⁻¹⁶ ns, or
+/// a distance bounded by the spread, which is bounded by the period).
+fn small(value: u64) -> i64 {
+    #[allow(clippy::cast_possible_wrap, reason = "the value is far under 2^63")]
+    let value = value as i64;
+    value
 }
 
 /// A value under 2⁶³ (every value of a followed lattice is far under).

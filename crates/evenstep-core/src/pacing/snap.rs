@@ -101,19 +101,6 @@ impl Lattice {
             u64::try_from(hi).unwrap_or(0),
         )
     }
-
-    /// Where the bank belongs after a snapped frame left `remainder`: the
-    /// middle of the part of the step it is in. Refreshes fall on part
-    /// boundaries, so a bank in the middle of its part is furthest from a
-    /// step boundary on every frame; when a refresh is whole steps, that is
-    /// mid-step. `remainder < per_step`.
-    pub(crate) fn centre(self, remainder: u64, per_step: u64) -> u64 {
-        let part = self.part.get();
-        if part >= per_step {
-            return per_step / 2;
-        }
-        ((remainder / part) * part + part / 2).min(per_step - 1)
-    }
 }
 
 fn gcd(mut a: u128, mut b: u128) -> u128 {
@@ -123,14 +110,40 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
     a
 }
 
-/// A frame delta snapped to whole refreshes.
+/// A frame delta snapped to whole refreshes. Small, so that the planner
+/// keeps it in registers: a snap that does not fit is not made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Snap {
     /// The delta as whole refreshes, in accumulator units (unscaled); below
     /// zero only when it puts back a bank that was ahead.
-    pub(crate) units: i128,
-    /// The lattice the refreshes were counted on, if the period has one.
-    pub(crate) lattice: Option<Lattice>,
+    pub(crate) units: i64,
+    /// The accumulator units of one part of the step, if the refreshes were
+    /// counted on a [`Lattice`].
+    pub(crate) part: Option<NonZeroU64>,
+}
+
+impl Snap {
+    /// A snap of `units`, if they fit.
+    fn of(units: i128, part: Option<NonZeroU64>) -> Option<Snap> {
+        Some(Snap {
+            units: i64::try_from(units).ok()?,
+            part,
+        })
+    }
+
+    /// Where the bank belongs after this snap left `remainder`, if it was
+    /// counted on a lattice: the middle of the part of the step it is in.
+    /// Refreshes fall on part boundaries, so a bank in the middle of its
+    /// part is furthest from a step boundary on every frame; when a refresh
+    /// is whole steps, that is mid-step. `remainder < per_step`.
+    #[inline]
+    pub(crate) fn centre(self, remainder: u64, per_step: u64) -> Option<u64> {
+        let part = self.part?.get();
+        if part >= per_step {
+            return Some(per_step / 2);
+        }
+        Some(((remainder / part) * part + part / 2).min(per_step - 1))
+    }
 }
 
 /// Refreshes the display model may count ahead of what the bank has been
@@ -165,21 +178,21 @@ const CLEAN_SPREAD_DIVISOR: u64 = 32;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Steady {
     snap: Snap,
-    /// The periods, in ns, for which the lattice (and, for locked pacing,
-    /// its trust) holds.
-    band: (u64, u64),
-    /// The largest spread, in ns, snapping allows.
+    /// The least period, in ns, for which the lattice (and, for locked
+    /// pacing, its trust) holds, and how much longer the longest is.
+    least: u64,
+    width: u64,
+    /// The largest spread, in ns, snapping allows at every period of the
+    /// band (for locked pacing, a share of the least period: a little
+    /// stricter than the rule, which then decides).
     most: u64,
-    /// For locked pacing: the spread times this may not pass the period.
-    divisor: u64,
 }
 
 impl Steady {
     /// Whether a model with this period and spread (in ns) keeps it.
     #[inline]
-    fn admits(self, (period, spread): (u64, u64)) -> bool {
-        let (lo, hi) = self.band;
-        lo <= period && period <= hi && spread <= self.most && spread * self.divisor <= period
+    fn admits(&self, period: u64, spread: u64) -> bool {
+        period.wrapping_sub(self.least) <= self.width && spread <= self.most
     }
 }
 
@@ -255,8 +268,20 @@ impl Snapper {
     /// Observes the frame at `now` and, if `pacing` snaps and the display
     /// model follows a lattice it trusts, snaps the frame to the refreshes
     /// it spans. While `paused`, the frame is learned but not snapped, so
-    /// the bank, and the alpha, stay where they were.
-    #[inline]
+    /// the bank, and the alpha, stay where they were. When locked pacing
+    /// stands down, the bank goes back to the plain phase (see
+    /// [`realign`](Snapper::realign)) if `standing` gives the planner's bank
+    /// and the sum of its phase shifts (it gives none at a speed other than
+    /// normal: a scaled move back could take more than the bank holds).
+    ///
+    /// A steady frame's snap is known in advance: the model checks, as it
+    /// follows the frame, that nothing has moved out of its bounds (nothing
+    /// is owed and no gap is marked while one is kept). That frame is
+    /// planned in place in the planner's; every other frame is planned by
+    /// [`snap_any`](Snapper::snap_any), out of line. Called out of line
+    /// itself, the steady frame cost locked pacing a fifth more.
+    #[allow(clippy::inline_always, reason = "the measured cost of the call")]
+    #[inline(always)]
     pub(crate) fn snap(
         &mut self,
         now: Timestamp,
@@ -264,18 +289,41 @@ impl Snapper {
         pacing: Pacing,
         timestep: Timestep,
         paused: bool,
+        standing: impl FnOnce() -> Option<(u64, i128)>,
     ) -> Option<Snap> {
-        let refreshes = self.display.observe(now);
-        if let (Some(1), Some(steady)) = (refreshes, self.steady.as_ref()) {
-            let admitted = self
-                .display
-                .period_and_spread()
-                .is_some_and(|p| steady.admits(p));
-            if admitted && !paused && !self.gap && self.owed == 0 {
-                self.held = self.held.saturating_add(1);
-                return Some(steady.snap);
+        let refreshes = match &self.steady {
+            Some(steady) if !paused => {
+                let (refreshes, kept) = self
+                    .display
+                    .observe_then(now, |period, spread| steady.admits(period, spread));
+                if kept {
+                    self.held = self.held.saturating_add(1);
+                    return Some(steady.snap);
+                }
+                refreshes
             }
+            _ => self.display.observe(now),
+        };
+        let snap = self.snap_any(refreshes, raw, pacing, timestep, paused);
+        match standing() {
+            Some((bank, shift_total)) if snap.is_none() && pacing.needs_lattice() => {
+                self.realign(raw, bank, shift_total, timestep)
+            }
+            _ => snap,
         }
+    }
+
+    /// [`snap`](Snapper::snap) of any frame but a steady one, once the
+    /// display model has counted its `refreshes`.
+    #[inline(never)]
+    fn snap_any(
+        &mut self,
+        refreshes: Option<u64>,
+        raw: Nanos,
+        pacing: Pacing,
+        timestep: Timestep,
+        paused: bool,
+    ) -> Option<Snap> {
         self.steady = None;
         let gap = core::mem::take(&mut self.gap);
         if gap {
@@ -303,10 +351,7 @@ impl Snapper {
             let owed = i128::from(core::mem::take(&mut self.owed));
             let units = i128::try_from(timestep.nanos_to_units(raw)).unwrap_or(i128::MAX)
                 + owed * self.owed_unit;
-            return Some(Snap {
-                units,
-                lattice: None,
-            });
+            return Snap::of(units, None);
         }
         None
     }
@@ -318,7 +363,7 @@ impl Snapper {
     /// the steps pacing off would run, and from there on, while locked
     /// pacing stands down, it plans exactly as pacing off does.
     #[cold]
-    pub(crate) fn realign(
+    fn realign(
         &mut self,
         raw: Nanos,
         bank: u64,
@@ -334,10 +379,12 @@ impl Snapper {
         // The bank never goes below zero: `bank + raw + to_plain` is the
         // plain phase plus the delta.
         let units = i128::try_from(timestep.nanos_to_units(raw)).unwrap_or(i128::MAX) + to_plain;
-        Some(Snap {
-            units,
-            lattice: None,
-        })
+        let snap = Snap::of(units, None);
+        if snap.is_none() {
+            // A delta too long to carry the move: the next frame makes it.
+            self.stance = Stance::StoodDown;
+        }
+        snap
     }
 
     /// Marks a gap since the previous observed frame: the time of hidden
@@ -346,6 +393,7 @@ impl Snapper {
     /// are not banked again.
     pub(crate) fn mark_gap(&mut self) {
         self.gap = true;
+        self.steady = None;
     }
 
     #[inline]
@@ -400,8 +448,8 @@ impl Snapper {
             i128::try_from(per_refresh).unwrap_or(i128::MAX)
         };
         let units = i128::from(banked) * self.owed_unit;
-        let snap = Snap { units, lattice };
-        self.steady = self.steady_after(snap, period, pacing, timestep);
+        let snap = Snap::of(units, lattice.map(|lattice| lattice.part))?;
+        self.steady = self.steady_after(snap, lattice, period, pacing, timestep);
         Some(snap)
     }
 
@@ -454,30 +502,31 @@ impl Snapper {
     fn steady_after(
         &self,
         snap: Snap,
+        lattice: Option<Lattice>,
         period: Nanos,
         pacing: Pacing,
         timestep: Timestep,
     ) -> Option<Steady> {
-        let lattice = snap.lattice?;
-        if self.owed != 0 || i128::from(lattice.per_refresh.get()) != snap.units {
+        let lattice = lattice?;
+        if self.owed != 0 || u64::try_from(snap.units).ok()? != lattice.per_refresh.get() {
             return None;
         }
-        let (mut band, mut most, mut divisor) = (self.band, u64::MAX, 0);
-        if let Some(tolerance) = pacing.steadiness() {
-            most = tolerance.as_nanos();
+        let (band, most) = if let Some(tolerance) = pacing.steadiness() {
+            (self.band, tolerance.as_nanos())
         } else if self.settled(period, Some(lattice), timestep)? {
-            divisor = LOCKED_SPREAD_DIVISOR;
-            band = intersect(band, lattice.close_band(timestep));
+            let band = intersect(self.band, lattice.close_band(timestep));
+            (band, band.0 / LOCKED_SPREAD_DIVISOR)
         } else if self.first_or_held()? {
-            divisor = CLEAN_SPREAD_DIVISOR;
+            (self.band, self.band.0 / CLEAN_SPREAD_DIVISOR)
         } else {
             return None;
-        }
+        };
+        let (least, longest) = band;
         Some(Steady {
             snap,
-            band,
+            least,
+            width: longest.checked_sub(least)?,
             most,
-            divisor,
         })
     }
 
