@@ -93,6 +93,7 @@ mod stutter;
 mod suite;
 mod sweep;
 mod synthetic;
+mod table;
 mod trace;
 
 pub use capture::{

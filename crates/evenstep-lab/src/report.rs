@@ -5,6 +5,7 @@ use core::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::table::Table;
 use crate::{
     Cadence, Config, Metrics, Run, Settings, SweepReport, Trace, WARM_UP_FRAMES, judge_trace,
 };
@@ -211,9 +212,8 @@ impl Report {
                 trace.display,
                 trace.cadence
             );
-            let _ = writeln!(
-                out,
-                "{:<17}{:>7}{:>7}{:>7}{:>7}{:>7}{:>8}{:>8}{:>11}{:>11}{:>12}{:>10}",
+            let mut table = Table::new(&[17, 7, 7, 7, 7, 7, 8, 8, 11, 11, 12, 10]);
+            table.row([
                 "configuration",
                 "0",
                 "1",
@@ -225,20 +225,30 @@ impl Report {
                 "drift ms",
                 "drift ppm",
                 "dropped ms",
-                "shift ms"
-            );
+                "shift ms",
+            ]);
             for line in &trace.configs {
                 let m = &line.metrics;
                 let [zero, one, two, three, more] = m.histogram.counts();
                 let shift = m
                     .phase_shift_ms
                     .map_or_else(|| "-".to_owned(), |ms| format!("{ms:+.3}"));
-                let _ = writeln!(
-                    out,
-                    "{:<17}{zero:>7}{one:>7}{two:>7}{three:>7}{more:>7}{:>8}{:>8}{:>+11.3}{:>+11.1}{:>12.3}{shift:>10}",
-                    line.label, m.stutter, m.double_updates, m.drift_ms, m.drift_ppm, m.dropped_ms,
-                );
+                table.row([
+                    line.label.to_owned(),
+                    zero.to_string(),
+                    one.to_string(),
+                    two.to_string(),
+                    three.to_string(),
+                    more.to_string(),
+                    m.stutter.to_string(),
+                    m.double_updates.to_string(),
+                    format!("{:+.3}", m.drift_ms),
+                    format!("{:+.1}", m.drift_ppm),
+                    format!("{:.3}", m.dropped_ms),
+                    shift,
+                ]);
             }
+            out.push_str(&table.render(""));
             if let Some(judged) = &trace.judged {
                 out.push_str("judged by the frames shown: ");
                 out.push_str(&judged.table());
@@ -257,7 +267,12 @@ impl Report {
         if self.judged().count() > 1 {
             self.judged_summary(&mut out);
         }
-        out.push_str(KEY);
+        if self.traces.is_empty() {
+            out.push('\n');
+        } else {
+            out.push_str(KEY);
+        }
+        out.push_str(NAIVE_KEY);
         out
     }
 
@@ -287,20 +302,28 @@ impl Report {
             out,
             "\nwrong shown frames, mean / worst over {phases} start phases, planners fed the present times:"
         );
-        let _ = write!(out, "{:<42}", "trace");
-        for config in Config::ALL {
-            let _ = write!(out, "{:>18}", config.label());
-        }
-        let _ = writeln!(out, "{:>14}", "display-fed");
+        let mut least = vec![42];
+        least.extend(Config::ALL.map(|_| 18));
+        least.push(14);
+        let mut table = Table::new(&least);
+        table.row(
+            core::iter::once("trace")
+                .chain(Config::ALL.map(Config::label))
+                .chain(core::iter::once("display-fed")),
+        );
         for (number, judged) in self.judged() {
             let name = format!("#{number} {}", judged.name);
-            let _ = write!(out, "{name:<42}");
-            for counts in &judged.configs {
-                let cell = format!("{:.1} / {}", counts.mean(), counts.worst());
-                let _ = write!(out, "{cell:>18}");
-            }
-            let _ = writeln!(out, "{:>14}", judged.display_fed);
+            let cells = judged
+                .configs
+                .iter()
+                .map(|counts| format!("{:.1} / {}", counts.mean(), counts.worst()));
+            table.row(
+                core::iter::once(name)
+                    .chain(cells)
+                    .chain(core::iter::once(judged.display_fed.to_string())),
+            );
         }
+        out.push_str(&table.render(""));
     }
 
     fn summary(&self, out: &mut String) {
@@ -309,23 +332,23 @@ impl Report {
             "\nstuttering frames, after the first {} of each trace:",
             self.warm_up_frames
         );
-        let _ = write!(out, "{:<42}", "trace");
-        for config in Config::ALL {
-            let _ = write!(out, "{:>18}", config.label());
-        }
-        out.push('\n');
+        let mut least = vec![42];
+        least.extend(Config::ALL.map(|_| 18));
+        let mut table = Table::new(&least);
+        table.row(core::iter::once("trace").chain(Config::ALL.map(Config::label)));
         for (index, trace) in self.traces.iter().enumerate() {
             let name = format!("#{} {}", index + 1, trace.name);
-            let _ = write!(out, "{name:<42}");
-            for line in &trace.configs {
-                let _ = write!(out, "{:>18}", line.metrics.stutter);
-            }
-            out.push('\n');
+            let cells = trace
+                .configs
+                .iter()
+                .map(|line| line.metrics.stutter.to_string());
+            table.row(core::iter::once(name).chain(cells));
         }
+        out.push_str(&table.render(""));
     }
 }
 
-/// What the table's columns mean.
+/// What the stutter table's columns mean.
 const KEY: &str = "
 columns: 0 1 2 3 4+ = frames that ran that many steps; stutter = frames whose
 step count departs from the display's ideal cadence (see `evenstep-lab --help`);
@@ -334,7 +357,10 @@ double = frames spanning one refresh that ran 2+ steps; drift = simulated time
 that flickers across a step boundary swings it by a step from frame to frame);
 dropped = time refused by the step budget (naive f64: time over its 0.25 s
 clamp); shift = time evenstep's pacing added to the bank (-: not applicable).
-The naive f64 configuration is the plain floating-point accumulator most
+";
+
+/// What the naive f64 configuration is.
+const NAIVE_KEY: &str = "The naive f64 configuration is the plain floating-point accumulator most
 engines and crates use: acc += min(delta, 0.25 s); while acc >= dt { acc -= dt;
 step }.
 ";

@@ -15,6 +15,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::planner::whole_nanos;
+use crate::table::Table;
 use crate::{
     CaptureError, Config, DisplayTiming, Measured, Planner, ProcessFilter, Rate, Rows, Rule,
     Settings, Survey, Tally, TimingError, Trace,
@@ -106,29 +107,35 @@ impl SweepReport {
             self.phases - 1,
             self.phases
         );
-        let _ = write!(out, "  {:<18}{:>9}{:>8}", "configuration", "mean", "worst");
-        for phase in 0..self.phases {
-            let _ = write!(out, "{:>8}", format!("+{phase}/{}", self.phases));
-        }
-        out.push('\n');
-        for counts in &self.configs {
-            let _ = write!(
-                out,
-                "  {:<18}{:>9.1}{:>8}",
-                counts.label,
-                counts.mean(),
-                counts.worst()
-            );
-            for wrong in &counts.wrong {
-                let _ = write!(out, "{wrong:>8}");
-            }
-            out.push('\n');
-        }
-        let _ = writeln!(
-            out,
-            "  {:<18}{:>9}{:>8}   (a naive f64 accumulator fed the display times)",
-            "display-fed", self.display_fed, self.display_fed
+        let mut least = vec![18, 9, 8];
+        least.resize(3 + self.phases as usize, 8);
+        let mut table = Table::new(&least);
+        table.row(
+            ["configuration", "mean", "worst"]
+                .map(str::to_owned)
+                .into_iter()
+                .chain((0..self.phases).map(|phase| format!("+{phase}/{}", self.phases))),
         );
+        for counts in &self.configs {
+            table.row(
+                [
+                    counts.label.to_owned(),
+                    format!("{:.1}", counts.mean()),
+                    counts.worst().to_string(),
+                ]
+                .into_iter()
+                .chain(counts.wrong.iter().map(u64::to_string)),
+            );
+        }
+        table.row_with_note(
+            [
+                "display-fed".to_owned(),
+                self.display_fed.to_string(),
+                self.display_fed.to_string(),
+            ],
+            "   (a naive f64 accumulator fed the display times)",
+        );
+        out.push_str(&table.render("  "));
         out
     }
 }
