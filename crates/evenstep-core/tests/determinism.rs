@@ -25,7 +25,7 @@ use evenstep_core::{
 const FROZEN: [(Paced, u64); 4] = [
     (Paced::Off, 0xeb30_b30e_075d_73b7),
     (Paced::Centred, 0x8593_7329_abcb_3ec0),
-    (Paced::Locked, 0x6a7e_e6f5_ec64_6a30),
+    (Paced::Locked, 0x724c_9a82_fe4d_ab8f),
     (Paced::SnappedCapped, 0xa4b2_3836_7370_aac2),
 ];
 

@@ -20,7 +20,7 @@ use evenstep_lab::{
 /// accumulator most engines and crates use ("naive f64"), Godot's physics
 /// jitter fix, and evenstep's planner with pacing off, centred, snapped and
 /// locked (the default). With no trace options, the default suite of
-/// sixteen profiles runs (10,000 frames each, fixed seeds).
+/// seventeen profiles runs (10,000 frames each, fixed seeds).
 #[derive(Debug, Parser)]
 #[command(name = "evenstep-lab", version)]
 struct Cli {

@@ -136,6 +136,14 @@ impl Queued {
         } else {
             let _ = write!(name, ", queue {low}–{high}");
         }
+        if self.noise_us >= 2_000 {
+            // Tenths of a millisecond, formatted as tenths of a per cent.
+            let _ = write!(
+                name,
+                ", render ±{} ms",
+                format_per_mille(self.noise_us / 100)
+            );
+        }
         let _ = write!(name, ", {}% slow", format_per_mille(self.slow_per_mille));
         if self.stall_per_mille > 0 {
             let _ = write!(

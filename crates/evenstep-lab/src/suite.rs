@@ -59,6 +59,7 @@ impl Profile {
 /// | 14 | 60 Hz vsync, queue 1 deep (a slow frame misses its refresh) |
 /// | 15 | 120 Hz vsync, queue 2 deep, 3 ms ±0.8 ms of render work, 4% of frames 1–4 ms slower, 0.5% 5–20 ms |
 /// | 16 | 60 Hz vsync, queue 2 to 3 deep, 8% of frames 2–10 ms slower |
+/// | 17 | 60 Hz vsync, queue 2 deep, a noisy renderer: 4 ms of render work ±5 ms (sd 1.4 ms), 4% of frames 2–8 ms slower, 0.5% 10–35 ms |
 ///
 /// Jittery displays have uniform jitter; profile `k` has seed `k`.
 ///
@@ -66,7 +67,7 @@ impl Profile {
 ///
 /// ```
 /// let suite = evenstep_lab::default_suite();
-/// assert_eq!(suite.len(), 16);
+/// assert_eq!(suite.len(), 17);
 /// assert_eq!(suite[1].name(), "60 Hz ±1.5 ms");
 /// assert_eq!(suite[11].name(), "59.95 Hz vsync, queue 2, 4% slow, 0.5% hitches");
 /// ```
@@ -103,6 +104,7 @@ pub fn default_suite() -> Vec<Profile> {
         Queued::new(hz(60))
             .slow(80, 2_000, 10_000)
             .queue(&[2, 3], 1),
+        Queued::new(hz(60)).render(4_000, 5_000),
     ];
     let displays = displays.into_iter().map(Profile::Display);
     let queued = queued

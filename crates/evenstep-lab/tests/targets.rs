@@ -29,7 +29,7 @@ fn profile<'a>(report: &'a Report, name: &str) -> &'a TraceReport {
 }
 
 #[test]
-fn the_suite_is_sixteen_profiles_of_ten_thousand_frames_in_a_fixed_order() {
+fn the_suite_is_seventeen_profiles_of_ten_thousand_frames_in_a_fixed_order() {
     let names: Vec<String> = default_suite().iter().map(Profile::name).collect();
     assert_eq!(
         names,
@@ -50,6 +50,7 @@ fn the_suite_is_sixteen_profiles_of_ten_thousand_frames_in_a_fixed_order() {
             "60 Hz vsync, queue 1, 4% slow, 0.5% hitches",
             "120 Hz vsync, queue 2, 4% slow, 0.5% hitches",
             "60 Hz vsync, queue 2–3, 8% slow, 0.5% hitches",
+            "60 Hz vsync, queue 2, render ±5 ms, 4% slow, 0.5% hitches",
         ]
     );
     assert!(suite().traces.iter().all(|trace| trace.frames == 10_000));
@@ -179,7 +180,7 @@ fn the_default_is_never_worse_than_pacing_off_at_any_start_phase_but_one() {
             trace.name
         );
     }
-    assert_eq!(judged, 15);
+    assert_eq!(judged, 16);
     assert_eq!(
         worse,
         [("60 Hz vsync, queue 1, 4% slow, 0.5% hitches", 3, 21, 3)]

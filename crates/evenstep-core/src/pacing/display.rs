@@ -44,8 +44,11 @@ const SETTLING_FRAMES: u32 = 16;
 /// window of startup frames), and looked for again: a coarser lattice that
 /// fits the same stamps describes them better.
 const TOO_FINE_AFTER: u32 = 8;
-/// A frame spanning more refreshes than this is a stall.
+/// A frame spanning more refreshes than this, and longer than
+/// `STALL_NANOS`, is a stall.
 const STALL_REFRESHES: u64 = 3;
+/// 50 ms: at 120 Hz and faster, a hitch of a few refreshes is no stall.
+const STALL_NANOS: u64 = 50_000_000;
 /// The share of stray stamps (more than a quarter period from their
 /// points) is kept in 1/256. A fresh lattice starts at a quarter; past
 /// three eighths it is dropped.
@@ -571,7 +574,9 @@ impl Lock {
         // A stall of several refreshes may be the game changing its pace:
         // the lattice settles again before it is trusted as before.
         let settling = self.age < SETTLING_FRAMES;
-        self.age = if refreshes > STALL_REFRESHES {
+        let stall =
+            refreshes > STALL_REFRESHES && refreshes.saturating_mul(period_nanos) > STALL_NANOS;
+        self.age = if stall {
             0
         } else {
             (self.age + 1).min(SETTLING_FRAMES)

@@ -162,12 +162,16 @@ impl Snap {
 /// frames on one refresh); until then every refresh is banked as counted.
 const SLACK: u64 = 1;
 
-/// Locked pacing snaps while the stamps sit, on average, within this
-/// fraction of a period of their refreshes (a sixteenth): a game whose
-/// frames follow the display closely. Frames that wander more follow their
-/// own timing (a frame limiter, a game presenting faster than the display),
-/// and snapping them would move the run's phase for nothing.
-const LOCKED_SPREAD_DIVISOR: u64 = 12;
+/// Once a lattice has settled within 0.5% of the step's, locked pacing
+/// snaps while the stamps sit, on average, within this fraction of a period
+/// of their refreshes (a sixth: 2.8 ms at 60 Hz): a game behind vsync
+/// whose own frame times swing by a few milliseconds still follows the
+/// display. Frames that wander more follow their own timing (a frame
+/// limiter, a game presenting faster than the display), and snapping them
+/// would move the run's phase for nothing. (A twelfth, at first, left a
+/// vsync capture whose render times swing ±6 ms (sd 1.7 ms) unsnapped
+/// half the time; the real captures plan the same with either.)
+const LOCKED_SPREAD_DIVISOR: u64 = 6;
 /// Locked pacing trusts a lattice at once when its stamps sit within a
 /// 32nd of a period of their refreshes.
 const CLEAN_SPREAD_DIVISOR: u64 = 32;
@@ -456,7 +460,7 @@ impl Snapper {
     /// Whether locked pacing trusts the lattice: very clean stamps on the
     /// first lattice found (if its period has fit the step ever since: a
     /// display found at the start), or on a lattice that has held sixteen
-    /// frames; or stamps within a twelfth of a period once the lattice has
+    /// frames; or stamps within a sixth of a period once the lattice has
     /// settled, held and sits within 0.5% of the step's. A lattice found
     /// again after one was lost, or one a long-held period drifts into (a
     /// game running near, not at, the display's rate), waits like any other.
