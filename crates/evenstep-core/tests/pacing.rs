@@ -88,7 +88,7 @@ fn a_120_hz_display_alternates_exactly_when_snapped() {
         period.abs_diff(8_333_333) < 83_333,
         "within 1% of 8.33 ms: {period}"
     );
-    // Once the estimator trusts the rhythm (the anchor made the first delta
+    // Once the display model trusts the rhythm (the anchor made the first delta
     // two refreshes, which it had to unlearn): 1, 0, 1, 0 ... exactly.
     let settled = &snap[64..];
     assert!(
@@ -635,7 +635,7 @@ fn a_cap_at_the_display_rate_draws_the_frame_after_a_missed_refresh() {
 }
 
 #[test]
-fn hidden_frames_teach_the_snapping_estimator_nothing() {
+fn hidden_frames_teach_the_display_model_nothing() {
     let period = 16_666_667_u64;
     let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO)
         .with_pacing(Pacing::snapped(Duration::from_millis(2)).unwrap());

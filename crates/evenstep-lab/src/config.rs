@@ -8,8 +8,8 @@ use evenstep_core::{BudgetError, Pacing, PacingError, StepBudget, Timestep, Time
 
 use crate::Rate;
 
-/// Frames at the start of a trace that the stutter count skips: the refresh
-/// estimator needs eight deltas before snapping can start, and every
+/// Frames at the start of a trace that the stutter count skips: the display
+/// model needs a few deltas before snapping can start, and every
 /// configuration gets the same grace.
 pub const WARM_UP_FRAMES: usize = 16;
 

@@ -110,6 +110,58 @@ fn on_far_cry_new_dawn_the_default_runs_fewer_wrong_frames_than_both_baselines()
     }
 }
 
+/// Whether `config` ran fewer wrong frames, over all start phases, than
+/// both baselines fed the present times.
+fn beats_both_baselines(report: &SweepReport, config: Config) -> bool {
+    let wrong = total(report, config);
+    [Config::NaiveF64, Config::Godot]
+        .iter()
+        .all(|&baseline| wrong < total(report, baseline))
+}
+
+#[test]
+fn the_issue_targets_are_met_where_the_lab_readme_says_and_missed_by_what_it_says() {
+    // (capture, snapped beats both, locked beats both): the README's table.
+    // A target newly met is good news; update the table and this list.
+    let expected = [
+        ("csgo_60hz_composed", true, false),
+        ("starfield_120hz_composed", true, true),
+        ("likeadragongaiden_120hz_composed", false, false),
+        ("cyberpunk2077_120hz_composed", false, false),
+        ("farcrynewdawn_120hz_composed", false, true),
+        ("residentevil2_120hz_composed", true, false),
+    ];
+    for (name, snapped, locked) in expected {
+        let report = judge(name);
+        assert_eq!(
+            (
+                beats_both_baselines(&report, Config::Snapped),
+                beats_both_baselines(&report, Config::Locked)
+            ),
+            (snapped, locked),
+            "{name}: (snapped, locked) beat both baselines"
+        );
+    }
+    // 25% fewer than the better baseline, snapped, where every present is
+    // shown: met on Starfield (none against Godot's 2 in 8 phases), missed
+    // on Cyberpunk 2077 (3% more than Godot) and Far Cry New Dawn (5% more
+    // than the naive accumulator).
+    for (name, met) in [
+        ("starfield_120hz_composed", true),
+        ("cyberpunk2077_120hz_composed", false),
+        ("farcrynewdawn_120hz_composed", false),
+    ] {
+        let report = judge(name);
+        let better = total(&report, Config::NaiveF64).min(total(&report, Config::Godot));
+        let snapped = total(&report, Config::Snapped);
+        assert_eq!(
+            snapped * 4 <= better * 3,
+            met,
+            "{name}: snapped {snapped}, better {better}"
+        );
+    }
+}
+
 #[test]
 fn the_variable_refresh_capture_is_not_judged_without_a_rate() {
     let error = judge_file(

@@ -117,8 +117,9 @@ impl FrameLoop {
         self.render_cap.map(|cap| cap.max_fps())
     }
 
-    /// The refresh period the snapping estimator has learned, once it has
-    /// enough evidence (always `None` unless snapping is on).
+    /// The refresh period the display model has learned, while it follows
+    /// a steady lattice of refreshes (always `None` unless the pacing is
+    /// locked or snapped: pacing off and centred do not learn the display).
     pub fn refresh_period(&self) -> Option<Nanos> {
         self.snapper.display.period()
     }
