@@ -9,7 +9,7 @@ mod common;
 
 use std::num::NonZeroU32;
 
-use common::{Op, budget, config, ops, timestep};
+use common::{Op, budget, config, display_ops, ops, timestep};
 use evenstep_core::{FrameLoop, FramePlan, Nanos, Pacing, StepBudget, Timestamp, Timestep};
 use proptest::prelude::*;
 
@@ -65,8 +65,8 @@ proptest! {
         budget in budget(),
         pacing in common::pacing(),
         start in any::<u64>(),
-        ops in ops(96),
-        hidden_every in 2_usize..7,
+        ops in prop_oneof![ops(96), display_ops(6)],
+        hidden_every in prop_oneof![2_usize..7, 40_usize..200],
     ) {
         let start_at = Timestamp::from_nanos(start);
         let mut plain = FrameLoop::new(timestep, budget, start_at).with_pacing(pacing);
