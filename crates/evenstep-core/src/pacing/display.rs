@@ -201,8 +201,11 @@ impl DisplayModel {
     /// [`observe`](DisplayModel::observe), and whether the frame was the
     /// usual one (one refresh, within a quarter period of its point, the
     /// lattice settled and kept) with a period and spread, in ns, that
-    /// `keeps` accepts. Planned in place, as [`Lock::follow`] is.
-    #[allow(clippy::inline_always, reason = "the measured cost of the call")]
+    /// `keeps` accepts.
+    #[allow(
+        clippy::inline_always,
+        reason = "on every frame of locked pacing, the default; see bench/README.md"
+    )]
     #[inline(always)]
     pub(crate) fn observe_then(
         &mut self,
@@ -455,10 +458,10 @@ impl Lock {
     /// previous point.
     /// Whether the lattice is lost after it comes with the count (see
     /// [`is_lost`](Lock::is_lost)), and whether the frame was the usual one.
-    /// Planned in place in the planner's frame: called there, with its
-    /// result returned through memory, it cost snapped pacing a third of
-    /// its time per frame.
-    #[allow(clippy::inline_always, reason = "the measured cost of the call")]
+    #[allow(
+        clippy::inline_always,
+        reason = "on every frame of locked pacing, the default; see bench/README.md"
+    )]
     #[inline(always)]
     fn follow(&mut self, now: Timestamp) -> (u64, bool, bool) {
         let stamp = self.stamp(now);

@@ -110,8 +110,9 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
     a
 }
 
-/// A frame delta snapped to whole refreshes. Small, so that the planner
-/// keeps it in registers: a snap that does not fit is not made.
+/// A frame delta snapped to whole refreshes. A snap whose units do not fit
+/// 63 bits (a delta of centuries, or of seconds at a timestep of billions
+/// of units a nanosecond) is not made: the frame plans as pacing off does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Snap {
     /// The delta as whole refreshes, in accumulator units (unscaled); below
@@ -280,11 +281,12 @@ impl Snapper {
     ///
     /// A steady frame's snap is known in advance: the model checks, as it
     /// follows the frame, that nothing has moved out of its bounds (nothing
-    /// is owed and no gap is marked while one is kept). That frame is
-    /// planned in place in the planner's; every other frame is planned by
-    /// [`snap_any`](Snapper::snap_any), out of line. Called out of line
-    /// itself, the steady frame cost locked pacing a fifth more.
-    #[allow(clippy::inline_always, reason = "the measured cost of the call")]
+    /// is owed and no gap is marked while one is kept). Every other frame
+    /// goes by the general rule, [`snap_any`](Snapper::snap_any).
+    #[allow(
+        clippy::inline_always,
+        reason = "on every frame of locked pacing, the default; see bench/README.md"
+    )]
     #[inline(always)]
     pub(crate) fn snap(
         &mut self,
