@@ -36,9 +36,9 @@ for trace in a b c d e; do
 done
 echo
 echo "Pacing on trace f (a jittery 60 Hz display), instructions per frame:"
-printf '| evenstep off | centred | snapped |\n|---|---|---|\n'
+printf '| evenstep off | centred | locked | snapped |\n|---|---|---|---|\n'
 row="|"
-for adapter in evenstep evenstep_centred evenstep_snapped; do
+for adapter in evenstep evenstep_centred evenstep_locked evenstep_snapped; do
   one=$(count "$adapter" f 1)
   many=$(count "$adapter" f 21)
   row="$row $(( (many - one) / (20 * 1024) )) |"

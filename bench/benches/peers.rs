@@ -21,7 +21,7 @@
 use divan::{Bencher, black_box};
 use evenstep_bench::{
     BUDGET_LARGE, BUDGET_OVERLOAD, BevyFixed, BevyVirtualFixed, EvenStep, EvenStepCentred,
-    EvenStepSnapped, GameLoopPeer, Harness, Peer, PlanOnly, RenewFrame, cycle_span,
+    EvenStepLocked, EvenStepSnapped, GameLoopPeer, Harness, Peer, PlanOnly, RenewFrame, cycle_span,
     trace_display_144, trace_jittery_60, trace_spike_200ms, trace_steady_60,
 };
 
@@ -94,7 +94,7 @@ const CYCLE_SAMPLE: u32 = 8 * evenstep_bench::CYCLE as u32;
 
 /// (a) 60 Hz display, 60 Hz steps: 1 step per frame for every peer.
 #[divan::bench(
-    types = [EvenStep, RenewFrame, GameLoopPeer, BevyFixed, BevyVirtualFixed, Harness],
+    types = [EvenStep, EvenStepLocked, RenewFrame, GameLoopPeer, BevyFixed, BevyVirtualFixed, Harness],
     sample_size = CYCLE_SAMPLE
 )]
 fn a_steady_60hz<P: Peer>(bencher: Bencher) {
@@ -146,11 +146,11 @@ fn e_steady_60hz_begin_frame_and_steps_no_alpha<P: PlanOnly>(bencher: Bencher) {
     cycle_no_alpha::<P>(bencher, trace_steady_60(), cycle_span(60), BUDGET_LARGE);
 }
 
-/// (f) The cost of pacing: evenstep-core off, centred and snapped on a
-/// jittery 60 Hz display (with alpha, as in (a)). The target: pacing costs no
-/// more than twice the plain planner.
+/// (f) The cost of pacing: evenstep-core off, centred, locked (the default)
+/// and snapped on a jittery 60 Hz display (with alpha, as in (a)). The
+/// target: pacing costs no more than twice the plain planner.
 #[divan::bench(
-    types = [EvenStep, EvenStepCentred, EvenStepSnapped, Harness],
+    types = [EvenStep, EvenStepCentred, EvenStepLocked, EvenStepSnapped, Harness],
     sample_size = CYCLE_SAMPLE
 )]
 fn f_pacing_cost_jittery_60hz<P: Peer>(bencher: Bencher) {

@@ -11,7 +11,7 @@ use std::hint::black_box;
 
 use evenstep_bench::{
     BUDGET_LARGE, BUDGET_OVERLOAD, BevyFixed, BevyVirtualFixed, EvenStep, EvenStepCentred,
-    EvenStepSnapped, GameLoopPeer, Harness, Peer, PlanOnly, RenewFrame, cycle_span,
+    EvenStepLocked, EvenStepSnapped, GameLoopPeer, Harness, Peer, PlanOnly, RenewFrame, cycle_span,
     trace_display_144, trace_jittery_60, trace_spike_200ms, trace_steady_60,
 };
 
@@ -73,6 +73,7 @@ fn main() {
         "renew" => run::<RenewFrame>(trace, repeats),
         "harness" => run::<Harness>(trace, repeats),
         "evenstep_centred" => run_frames::<EvenStepCentred>(trace, repeats),
+        "evenstep_locked" => run_frames::<EvenStepLocked>(trace, repeats),
         "evenstep_snapped" => run_frames::<EvenStepSnapped>(trace, repeats),
         "game_loop" => run_frames::<GameLoopPeer>(trace, repeats),
         "bevy" => run_frames::<BevyFixed>(trace, repeats),

@@ -315,8 +315,11 @@ impl EvenStep {
     }
 }
 
-/// [`EvenStep`] with centred pacing (evenstep-core's default).
+/// [`EvenStep`] with centred pacing.
 pub struct EvenStepCentred(EvenStep);
+
+/// [`EvenStep`] with locked pacing (evenstep-core's default).
+pub struct EvenStepLocked(EvenStep);
 
 /// [`EvenStep`] snapped to refresh periods with a 2 ms tolerance.
 pub struct EvenStepSnapped(EvenStep);
@@ -350,6 +353,11 @@ paced_adapter!(
     EvenStepCentred,
     "evenstep_core_centred",
     evenstep_core::Pacing::CENTRED
+);
+paced_adapter!(
+    EvenStepLocked,
+    "evenstep_core_locked",
+    evenstep_core::Pacing::LOCKED
 );
 paced_adapter!(
     EvenStepSnapped,

@@ -104,17 +104,18 @@ struct Deposit {
 }
 
 impl FrameLoop {
-    /// A planner anchored at `start`, running at normal speed with centred
-    /// pacing: the bank starts at half a step (see [`Pacing`]).
+    /// A planner anchored at `start`, running at normal speed with locked
+    /// pacing: the bank starts empty, and frames snap to the display once
+    /// it keeps a steady rhythm (see [`Pacing`]).
     pub const fn new(timestep: Timestep, budget: StepBudget, start: Timestamp) -> FrameLoop {
         FrameLoop {
             timestep,
             budget,
             speed: Speed::NORMAL,
-            pacing: Pacing::CENTRED,
+            pacing: Pacing::LOCKED,
             render_cap: None,
             last: start,
-            bank: timestep.units_per_step() / 2,
+            bank: 0,
             carry: 0,
             tick: 0,
             epoch: SimEpoch::START,
@@ -135,8 +136,8 @@ impl FrameLoop {
     #[inline(always)]
     pub fn begin_frame(&mut self, now: Timestamp) -> FramePlan {
         let raw = self.advance_to(now);
-        let snap = if self.pacing.is_snapped() {
-            self.snap(raw)
+        let snap = if self.pacing.learns() {
+            self.snap(now, raw)
         } else {
             None
         };
@@ -154,6 +155,7 @@ impl FrameLoop {
     /// neither learns the delta as a display refresh nor snaps it.
     pub fn begin_hidden_frame(&mut self, now: Timestamp) -> FramePlan {
         let raw = self.advance_to(now);
+        self.snapper.mark_gap();
         match self.plan_common_frame(raw, None) {
             Some(plan) => FramePlan {
                 render: false,
@@ -172,12 +174,18 @@ impl FrameLoop {
         raw
     }
 
-    /// Learns a shown frame's delta as a display refresh, and snaps it to
-    /// whole refreshes if it is near enough.
-    fn snap(&mut self, raw: Nanos) -> Option<Snap> {
+    /// Shows a shown frame to the display model and, if the pacing snaps,
+    /// snaps it to the refreshes it spans.
+    #[allow(clippy::inline_always, reason = "see `plan_common_frame`")]
+    #[inline(always)]
+    fn snap(&mut self, now: Timestamp, raw: Nanos) -> Option<Snap> {
         let paused = self.speed.is_paused();
-        let tolerance = self.pacing.tolerance();
-        self.snapper.snap(raw, tolerance, self.timestep, paused)
+        // The bank goes back to the plain phase at normal speed only: a
+        // scaled move back could take more than the bank holds.
+        let (bank, shift_total, speed) = (self.bank, self.shift_total, self.speed);
+        let standing = move || (speed == Speed::NORMAL).then_some((bank, shift_total));
+        self.snapper
+            .snap(now, raw, self.pacing, self.timestep, paused, standing)
     }
 
     /// Plans any frame: scale the delta by the speed, settle it and the
@@ -265,11 +273,8 @@ impl FrameLoop {
     #[inline]
     fn centre(&self, left: u64, clamped: bool, snap: Option<Snap>) -> u64 {
         let per_step = self.timestep.units_per_step();
-        match snap {
-            Some(Snap {
-                lattice: Some(lattice),
-                ..
-            }) if !clamped => lattice.centre(left, per_step),
+        match snap.and_then(|snap| snap.centre(left, per_step)) {
+            Some(centred) if !clamped => centred,
             _ if clamped && self.pacing.is_centred() => per_step / 2,
             _ => left,
         }
@@ -291,11 +296,11 @@ impl FrameLoop {
     /// use evenstep_core::{FrameLoop, Nanos, StepBudget, Timestamp, Timestep};
     ///
     /// let mut frames = FrameLoop::new(Timestep::HZ_50, StepBudget::DEFAULT, Timestamp::ZERO);
-    /// assert_eq!(frames.remainder(), Nanos::from_millis(10)); // centred: half a step
+    /// assert_eq!(frames.remainder(), Nanos::ZERO);
     /// let plan = frames.catch_up(Nanos::from_millis(3_605)); // 3.605 s at 20 ms a step
     /// assert_eq!(plan.steps_run(), 180);
     /// assert!(!plan.clamped());
-    /// assert_eq!(frames.remainder(), Nanos::from_millis(15)); // banked, not run
+    /// assert_eq!(frames.remainder(), Nanos::from_millis(5)); // banked, not run
     /// ```
     pub fn catch_up(&mut self, span: Nanos) -> FramePlan {
         let deposit = Deposit {
@@ -385,7 +390,7 @@ impl FrameLoop {
         // Both are under 2⁹⁸ (nanoseconds times units a nanosecond, times at
         // most a few periods): the difference fits an i128.
         #[allow(clippy::cast_possible_wrap, reason = "both are under 2^98")]
-        let unscaled = snap.units as i128 - self.timestep.nanos_to_units(raw) as i128;
+        let unscaled = i128::from(snap.units) - self.timestep.nanos_to_units(raw) as i128;
         if self.speed == Speed::NORMAL {
             return unscaled;
         }
@@ -405,7 +410,7 @@ impl FrameLoop {
             return false;
         }
         // Frames are expected a refresh apart once the display is known.
-        let spacing = self.snapper.estimator.period().unwrap_or(plan.raw_delta());
+        let spacing = self.snapper.display.period().unwrap_or(plan.raw_delta());
         cap.admit(plan.raw_delta(), spacing) || plan.steps_queued() > 0
     }
 }

@@ -110,7 +110,7 @@ mod timestep;
 pub use alpha::Alpha;
 pub use budget::{BudgetError, StepBudget};
 pub use frame_loop::FrameLoop;
-pub use pacing::{FrameRateGovernor, Pacing, PacingError, RefreshEstimator, RenderCap};
+pub use pacing::{DisplayModel, FrameRateGovernor, Pacing, PacingError, RenderCap, Rhythm};
 pub use plan::{FramePlan, Step, Steps};
 pub use speed::{Speed, SpeedError};
 pub use state_hash::StateHash;

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Op, budget, config, ops, pacing, timestep};
+use common::{Op, budget, config, display_ops, ops, pacing, timestep};
 use evenstep_core::{FrameLoop, Speed, Timestamp};
 use proptest::prelude::*;
 
@@ -18,7 +18,7 @@ proptest! {
         budget in budget(),
         pacing in pacing(),
         start in any::<u64>(),
-        ops in ops(64),
+        ops in prop_oneof![ops(64), display_ops(6)],
     ) {
         let mut frames = FrameLoop::new(timestep, budget, Timestamp::from_nanos(start)).with_pacing(pacing);
         let per_step = u128::from(timestep.units_per_step());

@@ -1,8 +1,8 @@
 //! Determinism: a hostile trace (jitter, stalls, backwards stamps, speed
 //! changes, queued steps, resyncs) planned eight times in one process gives one
-//! frozen digest under each pacing (off, centred, snapped with a render cap),
-//! and moving a single timestamp by one nanosecond changes it. Every test
-//! first checks that the trace was not vacuous.
+//! frozen digest under each pacing (off, centred, locked, snapped with a
+//! render cap), and moving a single timestamp by one nanosecond changes it.
+//! Every test first checks that the trace was not vacuous.
 
 mod common;
 
@@ -18,10 +18,15 @@ use evenstep_core::{
 /// under each pacing. If one changes, the planner's output changed: every
 /// replay recorded before would diverge. Change them only for a deliberate,
 /// documented change (and say so in the changelog).
-const FROZEN: [(Paced, u64); 3] = [
+///
+/// Re-frozen once, for the display model: snapped pacing now follows a
+/// phase-locked lattice of refreshes (and so does locked pacing, the new
+/// default, frozen here for the first time); off and centred plan as before.
+const FROZEN: [(Paced, u64); 4] = [
     (Paced::Off, 0xeb30_b30e_075d_73b7),
     (Paced::Centred, 0x8593_7329_abcb_3ec0),
-    (Paced::SnappedCapped, 0x80e7_b92d_3f06_18b4),
+    (Paced::Locked, 0x724c_9a82_fe4d_ab8f),
+    (Paced::SnappedCapped, 0xa4b2_3836_7370_aac2),
 ];
 
 /// The pacing configurations the trace is planned under.
@@ -29,6 +34,8 @@ const FROZEN: [(Paced, u64); 3] = [
 enum Paced {
     Off,
     Centred,
+    /// The default.
+    Locked,
     /// Snapped to ±2 ms, with renders capped at 30 a second.
     SnappedCapped,
 }
@@ -42,6 +49,7 @@ fn planner(paced: Paced) -> FrameLoop {
     match paced {
         Paced::Off => frames.with_pacing(Pacing::OFF),
         Paced::Centred => frames.with_pacing(Pacing::CENTRED),
+        Paced::Locked => frames.with_pacing(Pacing::LOCKED),
         Paced::SnappedCapped => {
             let mut frames =
                 frames.with_pacing(Pacing::snapped(std::time::Duration::from_millis(2)).unwrap());
@@ -169,6 +177,13 @@ fn assert_not_vacuous(outcome: &Outcome, paced: Paced) {
     match paced {
         Paced::Off => assert_eq!(stats.phase_shift_units(), 0, "no pacing, no shift"),
         Paced::Centred => assert!(stats.phase_shift_units() != 0, "overruns were re-centred"),
+        // A stall of a quarter second every 33 frames on average: locked
+        // pacing trusts the lattice again only once it has settled anew.
+        Paced::Locked => assert!(
+            stats.snapped_frames() > 100,
+            "locked onto the display: {}",
+            stats.snapped_frames()
+        ),
         Paced::SnappedCapped => {
             assert!(
                 stats.snapped_frames() > 1_000,
@@ -233,7 +248,7 @@ fn a_hostile_trace_plans_to_one_frozen_digest_eight_times_over_under_each_pacing
         );
     }
     assert!(
-        digests[0].1 != digests[1].1 && digests[1].1 != digests[2].1,
+        digests.windows(2).all(|pair| pair[0].1 != pair[1].1),
         "pacing changes plans"
     );
 }

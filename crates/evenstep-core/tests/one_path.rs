@@ -10,7 +10,7 @@ mod common;
 
 use std::num::NonZeroU32;
 
-use common::{Op, budget, config, ops, timestep};
+use common::{Op, budget, config, display_ops, ops, timestep};
 use evenstep_core::{FrameLoop, FramePlan, Nanos, Pacing, StepBudget, Timestamp, Timestep};
 use proptest::prelude::*;
 
@@ -66,8 +66,8 @@ proptest! {
         budget in budget(),
         pacing in common::pacing(),
         start in any::<u64>(),
-        ops in ops(96),
-        hidden_every in 2_usize..7,
+        ops in prop_oneof![ops(96), display_ops(6)],
+        hidden_every in prop_oneof![2_usize..7, 40_usize..200],
         changes in prop::collection::vec((0_usize..96, timestep()), 0..4),
     ) {
         let start_at = Timestamp::from_nanos(start);
@@ -115,6 +115,7 @@ fn a_hidden_frame_never_renders_under_any_pacing() {
     for pacing in [
         Pacing::OFF,
         Pacing::CENTRED,
+        Pacing::LOCKED,
         Pacing::snapped(std::time::Duration::from_millis(2)).unwrap(),
     ] {
         let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO)

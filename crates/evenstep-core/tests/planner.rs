@@ -303,8 +303,8 @@ fn a_setter_that_changes_nothing_leaves_the_planner_equal_to_a_new_one() {
     budget.set_budget(StepBudget::DEFAULT);
     let mut reset = fresh.clone();
     reset.reset(Timestamp::ZERO);
-    let centred = fresh.clone().with_pacing(Pacing::CENTRED);
-    for same in [budget, reset, centred] {
+    let locked = fresh.clone().with_pacing(Pacing::LOCKED);
+    for same in [budget, reset, locked] {
         assert_eq!(same, fresh);
         assert_eq!(hash_of(&same), hash_of(&fresh));
     }

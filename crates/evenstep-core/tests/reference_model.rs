@@ -1,6 +1,6 @@
 //! The planner agrees, plan for plan, with a plain reference model of the
 //! rules in 128-bit arithmetic, with pacing off or centred (snapping depends
-//! on the refresh estimator and is pinned by `tests/pacing.rs`).
+//! on the display model and is pinned by `tests/pacing.rs`).
 
 mod common;
 

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{budget, config, speed, timestep};
+use common::{Op, budget, config, display_ops, pacing, speed, timestep};
 use evenstep_core::{Alpha, FrameLoop, StateHash, Timestamp};
 use proptest::prelude::*;
 
@@ -36,6 +36,35 @@ proptest! {
             let _ = plan.steps().next_back().map(|s| (s.sim_time(), s.sim_time_after()));
         }
         let _ = (frames.simulated(), frames.remainder(), hash.finish());
+    }
+
+    #[test]
+    fn display_like_frames_under_any_pacing_plan_without_panicking(
+        timestep in timestep(),
+        budget in budget(),
+        pacing in pacing(),
+        start in any::<u64>(),
+        ops in display_ops(8),
+    ) {
+        let mut frames = FrameLoop::new(timestep, budget, Timestamp::from_nanos(start)).with_pacing(pacing);
+        let mut now = start;
+        for op in ops {
+            let plan = match op {
+                Op::Forward(by) => { now = now.saturating_add(by); frames.begin_frame(Timestamp::from_nanos(now)) }
+                Op::Backward(by) => { now = now.saturating_sub(by); frames.begin_hidden_frame(Timestamp::from_nanos(now)) }
+                Op::At(t) => { now = t; frames.begin_frame(Timestamp::from_nanos(now)) }
+                Op::Speed(s) => { frames.set_speed(s); continue }
+                Op::Queue(n) => { frames.queue_steps(n); continue }
+                Op::Resync(by) => { now = now.saturating_add(by); frames.resync(Timestamp::from_nanos(now)); continue }
+                Op::CatchUp(span) => frames.catch_up(evenstep_core::Nanos::from_nanos(span)),
+                Op::Pacing(p) => { frames.set_pacing(p); continue }
+                Op::Cap(cap) => { frames.set_render_cap(cap); continue }
+            };
+            prop_assert!((0.0..1.0).contains(&plan.alpha().as_f64()));
+            prop_assert!(plan.steps_run() >= plan.steps_queued());
+            prop_assert!(plan.remainder_units() < timestep.units_per_step());
+            let _ = (frames.refresh_period(), plan.snapped(), plan.phase_shift_units());
+        }
     }
 
     #[test]

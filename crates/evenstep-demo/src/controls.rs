@@ -33,7 +33,7 @@ pub enum Action {
     Faster,
     /// Halves the speed, down to ¼× (`-`).
     Slower,
-    /// Moves to the next pacing mode: off, centred, snapped (`M`).
+    /// Moves to the next pacing mode: off, centred, snapped, locked (`M`).
     CyclePacing,
     /// Hides the window for two seconds, then shows it again (`H`).
     HideBriefly,
@@ -105,13 +105,13 @@ const SPEED_STEPS: [(Speed, &str); 5] = [
 const NORMAL_SPEED: usize = 2;
 
 /// The pacing modes `M` cycles through, with their names.
-pub const PACING_MODES: [&str; 3] = ["off", "centred", "snapped"];
+pub const PACING_MODES: [&str; 4] = ["off", "centred", "snapped", "locked"];
 
 /// [`PACING_MODES`] as the loop takes them.
-const PACINGS: [Pacing; 3] = [Pacing::OFF, Pacing::CENTRED, SNAPPED];
+const PACINGS: [Pacing; 4] = [Pacing::OFF, Pacing::CENTRED, SNAPPED, Pacing::LOCKED];
 
-/// The index into [`PACING_MODES`] of centred pacing, the loop's default.
-const CENTRED_PACING: usize = 1;
+/// The index into [`PACING_MODES`] of locked pacing, the loop's default.
+const DEFAULT_PACING: usize = 3;
 
 /// The snap tolerance of the snapped mode: about twice the timestamp jitter
 /// of a desktop compositor.
@@ -153,7 +153,7 @@ impl Default for Settings {
         Settings {
             interpolate: true,
             speed_index: NORMAL_SPEED,
-            pacing_index: CENTRED_PACING,
+            pacing_index: DEFAULT_PACING,
         }
     }
 }

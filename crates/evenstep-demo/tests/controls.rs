@@ -43,16 +43,18 @@ fn speed_runs_from_a_quarter_to_four_times_and_stops_there() {
 }
 
 #[test]
-fn pacing_cycles_off_centred_snapped_and_back() {
+fn pacing_cycles_from_the_default_locked_through_off_centred_snapped_and_back() {
     let mut settings = Settings::default();
-    assert_eq!(settings.pacing(), Pacing::CENTRED);
-    settings.cycle_pacing();
-    assert!(settings.pacing().is_snapped());
-    assert_eq!(settings.pacing_label(), "snapped");
+    assert_eq!(settings.pacing(), Pacing::LOCKED);
+    assert_eq!(settings.pacing_label(), "locked");
     settings.cycle_pacing();
     assert_eq!(settings.pacing(), Pacing::OFF);
     settings.cycle_pacing();
     assert_eq!(settings.pacing_label(), "centred");
+    settings.cycle_pacing();
+    assert_eq!(settings.pacing_label(), "snapped");
+    settings.cycle_pacing();
+    assert_eq!(settings.pacing(), Pacing::LOCKED);
 }
 
 #[test]
@@ -91,7 +93,7 @@ fn pause_single_step_and_speed_reach_the_loop() {
     assert!(
         bounce
             .title(&game_loop)
-            .contains("speed 2x, pacing centred, paused")
+            .contains("speed 2x, pacing locked, paused")
     );
 }
 

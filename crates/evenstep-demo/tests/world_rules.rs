@@ -91,9 +91,9 @@ fn a_queued_input_changes_nothing_until_the_next_step() {
     bounce.queue(WorldInput::AddBall);
     assert_eq!(bounce.world.balls().len(), 4);
     assert_eq!(bounce.pending(), &[WorldInput::AddBall]);
-    // 20 Hz with the bank starting at half a step: the first step is due
-    // at 25 ms.
-    clock.advance(Duration::from_millis(20));
+    // 20 Hz, and the default pacing starts with an empty bank: the first
+    // step is due at 50 ms.
+    clock.advance(Duration::from_millis(45));
     let _ = game_loop.pump(&mut bounce, PumpKind::Paint);
     assert_eq!(bounce.world.balls().len(), 4);
     clock.advance(Duration::from_millis(5));

@@ -8,8 +8,8 @@ use evenstep_core::{BudgetError, Pacing, PacingError, StepBudget, Timestep, Time
 
 use crate::Rate;
 
-/// Frames at the start of a trace that the stutter count skips: the refresh
-/// estimator needs eight deltas before snapping can start, and every
+/// Frames at the start of a trace that the stutter count skips: the display
+/// model needs a few deltas before snapping can start, and every
 /// configuration gets the same grace.
 pub const WARM_UP_FRAMES: usize = 16;
 
@@ -21,6 +21,10 @@ pub enum Config {
     /// { acc -= 1.0 / hz; steps += 1 }`. No step budget: the 0.25 s clamp is
     /// its only stall guard, and it starts with an empty bank.
     NaiveF64,
+    /// Godot's physics clock with its jitter fix at the default 0.5
+    /// ([`GodotJitterFix`](crate::GodotJitterFix)), in `f64` seconds; the
+    /// budget drops steps as Godot's main loop does.
+    Godot,
     /// evenstep's planner with [`Pacing::OFF`]: the exact integer
     /// accumulator, starting empty.
     Off,
@@ -28,27 +32,35 @@ pub enum Config {
     /// step and returns there after a budget overrun.
     Centred,
     /// evenstep's planner with [`Pacing::snapped`] at the settings' snap
-    /// tolerance: frame deltas near a whole number of refreshes become
-    /// exactly that.
+    /// tolerance: while the display model follows a steady lattice of
+    /// refreshes, frames bank the refreshes they span.
     Snapped,
+    /// evenstep's planner with [`Pacing::LOCKED`]: the plain accumulator
+    /// until the display model locks onto a lattice whose period fits the
+    /// step, then snapped to it.
+    Locked,
 }
 
 impl Config {
     /// Every configuration, in the order the lab reports them.
-    pub const ALL: [Config; 4] = [
+    pub const ALL: [Config; 6] = [
         Config::NaiveF64,
+        Config::Godot,
         Config::Off,
         Config::Centred,
         Config::Snapped,
+        Config::Locked,
     ];
 
     /// The label in tables and plots.
     pub const fn label(self) -> &'static str {
         match self {
             Config::NaiveF64 => "naive f64",
+            Config::Godot => "godot jitter fix",
             Config::Off => "evenstep off",
             Config::Centred => "evenstep centred",
             Config::Snapped => "evenstep snapped",
+            Config::Locked => "evenstep locked",
         }
     }
 
@@ -56,9 +68,11 @@ impl Config {
     pub const fn key(self) -> &'static str {
         match self {
             Config::NaiveF64 => "naive_f64",
+            Config::Godot => "godot",
             Config::Off => "off",
             Config::Centred => "centred",
             Config::Snapped => "snapped",
+            Config::Locked => "locked",
         }
     }
 }
@@ -148,10 +162,11 @@ impl Settings {
         self.snap_tolerance
     }
 
-    /// The pacing of an evenstep configuration; `None` for the naive one.
+    /// The pacing of an evenstep configuration; `None` for the baselines.
     pub const fn pacing(&self, config: Config) -> Option<Pacing> {
         match config {
-            Config::NaiveF64 => None,
+            Config::NaiveF64 | Config::Godot => None,
+            Config::Locked => Some(Pacing::LOCKED),
             Config::Off => Some(Pacing::OFF),
             Config::Centred => Some(Pacing::CENTRED),
             Config::Snapped => Some(self.snapped),

@@ -119,9 +119,10 @@ pub enum CsvError {
     },
     /// No two timestamps differ, so no refresh rate can be estimated.
     NoRefresh,
-    /// The median frame time is no refresh rate the lab can represent.
-    RefreshOutOfRange {
-        /// The median frame time.
+    /// The median frame time matches no common display rate, and none was
+    /// given.
+    NoSteadyRate {
+        /// The median frame time, in ns.
         median_nanos: u64,
     },
 }
@@ -161,11 +162,11 @@ impl fmt::Display for CsvError {
                 f,
                 "every timestamp is the same, so the refresh rate cannot be estimated"
             ),
-            CsvError::RefreshOutOfRange { median_nanos } => write!(
+            CsvError::NoSteadyRate { median_nanos } => write!(
                 f,
-                "the median frame time is {median_nanos} ns, which is no refresh rate \
-                 the lab can represent (a positive rate up to 1 MHz, as a fraction of \
-                 32-bit terms); give the display rate"
+                "the median frame time, {:.3} ms, is no common display rate (24 to 360 Hz, \
+                 within 0.5%), so the display's rate is not guessed; give it with --display-hz",
+                *median_nanos as f64 / 1e6
             ),
         }
     }
@@ -240,26 +241,35 @@ pub fn read_csv(text: &str) -> Result<(Vec<u64>, CsvFormat), CsvError> {
 }
 
 /// Reads a CSV trace (see [`read_csv`]) named `name`. The display's refresh
-/// is `display` when given, otherwise [`estimate_refresh`] from the trace.
+/// is `display` when given, otherwise the median frame time matched to a
+/// common rate ([`estimate_refresh`]); either way the trace says which
+/// ([`Trace::refresh_note`](crate::Trace::refresh_note)).
 ///
 /// # Errors
 ///
-/// Those of [`read_csv`], and [`CsvError::NoRefresh`] or
-/// [`CsvError::RefreshOutOfRange`] when no refresh rate can be estimated.
+/// Those of [`read_csv`]; [`CsvError::NoRefresh`] when no two stamps
+/// differ, and [`CsvError::NoSteadyRate`] when the median frame time matches
+/// no common display rate and none is given.
 pub fn parse_csv(
     name: impl Into<String>,
     text: &str,
     display: Option<Rate>,
 ) -> Result<Trace, CsvError> {
-    let (stamps, _) = read_csv(text)?;
-    let rate = match display {
-        Some(rate) => rate,
-        None => estimate_refresh(&stamps).ok_or_else(|| match median_delta(&stamps) {
-            Some(median_nanos) => CsvError::RefreshOutOfRange { median_nanos },
-            None => CsvError::NoRefresh,
-        })?,
+    let (stamps, format) = read_csv(text)?;
+    let (rate, note) = if let Some(rate) = display {
+        (rate, format!("{rate}, given"))
+    } else {
+        let median = median_delta(&stamps).ok_or(CsvError::NoRefresh)?;
+        let rate = common_rate(median).ok_or(CsvError::NoSteadyRate {
+            median_nanos: median,
+        })?;
+        let note = format!(
+            "{rate}, estimated: the median {format} frame time, {:.3} ms, matched to it within 0.5%",
+            median as f64 / 1e6
+        );
+        (rate, note)
     };
-    Ok(Trace::new(name, stamps, Refresh::Fixed(rate)))
+    Ok(Trace::new(name, stamps, Refresh::Fixed(rate)).with_refresh_note(note))
 }
 
 /// The refresh rate of a recorded trace: the median frame time, matched to
@@ -280,7 +290,13 @@ pub fn parse_csv(
 /// ```
 pub fn estimate_refresh(stamps: &[u64]) -> Option<Rate> {
     let median = median_delta(stamps)?;
-    let common = COMMON_RATES
+    common_rate(median).or_else(|| Rate::ratio(1_000_000_000, median).ok())
+}
+
+/// The common display rate a frame time of `median` ns matches within
+/// 0.5%, the nearest if several do.
+fn common_rate(median: u64) -> Option<Rate> {
+    COMMON_RATES
         .iter()
         .filter_map(|&(num, den)| {
             let rate = Rate::ratio(num, den).ok()?;
@@ -290,8 +306,7 @@ pub fn estimate_refresh(stamps: &[u64]) -> Option<Rate> {
             (u128::from(off) * 200 <= u128::from(period)).then_some((off, rate))
         })
         .min_by_key(|&(off, _)| off)
-        .map(|(_, rate)| rate);
-    common.or_else(|| Rate::ratio(1_000_000_000, median).ok())
+        .map(|(_, rate)| rate)
 }
 
 /// The median of the positive gaps between consecutive stamps.

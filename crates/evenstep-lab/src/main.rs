@@ -8,30 +8,41 @@ use std::time::Duration;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
 use evenstep_lab::{
-    CSV_FORMATS, Jitter, Rate, Report, Settings, Synthetic, Trace, WARM_UP_FRAMES, default_suite,
-    parse_csv, svg,
+    CSV_FORMATS, CaptureError, Jitter, JudgeError, ProcessFilter, Profile, Rate, Report, Settings,
+    SweepReport, Synthetic, Trace, WARM_UP_FRAMES, default_suite, judge_file, parse_csv, svg,
 };
 
-/// Feed display timestamp traces through fixed-step planners side by side
-/// and report how smooth their steps are.
+/// Feed frame timestamp traces through fixed-step planners side by side
+/// and report how smooth their steps are, judged by the frames the display
+/// showed.
 ///
-/// Four configurations run on every trace: the plain floating-point
-/// accumulator most engines and crates use ("naive f64"), and evenstep's
-/// planner with pacing off, centred and snapped. With no trace options, the
-/// default suite of eleven display profiles runs (10,000 frames each, fixed
-/// seeds).
+/// Six configurations run on every trace: the plain floating-point
+/// accumulator most engines and crates use ("naive f64"), Godot's physics
+/// jitter fix, and evenstep's planner with pacing off, centred, snapped and
+/// locked (the default). With no trace options, the default suite of
+/// seventeen profiles runs (10,000 frames each, fixed seeds).
 #[derive(Debug, Parser)]
 #[command(name = "evenstep-lab", version)]
 struct Cli {
-    /// Read a trace from a CSV file: one column of timestamps (decimal =
-    /// milliseconds, integer = nanoseconds) or a PresentMon log
-    /// (`TimeInSeconds` or `MsBetweenPresents`). Repeatable.
+    /// Read a trace from a CSV file: a capture with present and display
+    /// times (`present_ms,display_ms`, or a PresentMon 1.x or 2.x log),
+    /// judged by the frames shown; or one column of timestamps (decimal =
+    /// milliseconds, integer = nanoseconds). Repeatable.
     #[arg(long, value_name = "FILE", help_heading = "Recorded traces")]
     csv: Vec<PathBuf>,
-    /// The display rate of the CSV traces [default: the median frame time,
-    /// matched to a common rate].
+    /// The display rate of the CSV traces [default: measured from the
+    /// display times, or the median frame time, and matched to a common
+    /// rate; a trace with no steady rate is refused].
     #[arg(long, value_name = "HZ", help_heading = "Recorded traces")]
     display_hz: Option<Rate>,
+    /// Read only this process of a PresentMon log that holds several: its
+    /// name (`game.exe`) or its id.
+    #[arg(long, value_name = "NAME|ID", help_heading = "Recorded traces")]
+    process: Option<String>,
+    /// Start phases swept when judging by the frames shown: each planner
+    /// starts 0, 1/N, ... (N-1)/N of a step later.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=64), help_heading = "Recorded traces")]
+    phases: u32,
 
     /// Run a synthetic trace of a display at this rate: 60, 59.94 (read as
     /// 60000/1001), 75, 120, 144, 165, 240, or N/D [default: 60 when any
@@ -154,23 +165,46 @@ impl Cli {
         Ok(spec)
     }
 
-    fn traces(&self) -> Result<Vec<Trace>, String> {
+    /// The CSV files judged by their display times, and the traces of the
+    /// others (one column of stamps).
+    fn captures(&self, settings: Settings) -> Result<(Vec<SweepReport>, Vec<Trace>), String> {
+        let process = self.process.as_deref().map(ProcessFilter::parse);
+        let mut judged = Vec::new();
         let mut traces = Vec::new();
         for path in &self.csv {
             let shown = path.display();
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
-            let name = path
-                .file_name()
-                .map_or_else(|| shown.to_string(), |n| n.to_string_lossy().into_owned());
-            let trace =
-                parse_csv(name, &text, self.display_hz).map_err(|e| format!("{shown}: {e}"))?;
-            traces.push(trace);
+            match judge_file(
+                path,
+                settings,
+                self.display_hz,
+                process.as_ref(),
+                self.phases,
+            ) {
+                Ok(report) => judged.push(report),
+                Err(JudgeError::Capture(
+                    CaptureError::NoPresentColumn { .. } | CaptureError::NoDisplayColumn,
+                )) => {
+                    let text =
+                        std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+                    let name = path
+                        .file_name()
+                        .map_or_else(|| shown.to_string(), |n| n.to_string_lossy().into_owned());
+                    let trace = parse_csv(name, &text, self.display_hz)
+                        .map_err(|e| format!("{shown}: {e}"))?;
+                    traces.push(trace);
+                }
+                Err(error) => return Err(format!("{shown}: {error}")),
+            }
         }
+        Ok((judged, traces))
+    }
+
+    fn traces(&self, mut traces: Vec<Trace>) -> Result<Vec<Trace>, String> {
         if self.wants_synthetic() {
             traces.push(self.synthetic()?.generate());
         }
-        if traces.is_empty() {
-            traces = default_suite().iter().map(Synthetic::generate).collect();
+        if traces.is_empty() && self.csv.is_empty() {
+            traces = default_suite().iter().map(Profile::generate).collect();
         }
         Ok(traces)
     }
@@ -211,7 +245,30 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 
 fn long_help() -> String {
     format!(
-        "CSV traces: {CSV_FORMATS}.\n\n\
+        "Judged by the frames shown (every trace with display times: captures, and the \
+         synthetic suite, whose refreshes are its display times): each planner is fed the \
+         present times, every row, and each frame shown after the first is judged. k = the \
+         refreshes between its display time and the previous shown frame's, max(1, round(gap / \
+         period)), with the period measured from the display times; s = the steps run since \
+         the previous shown frame (frames never shown still plan, and their steps count toward \
+         the next shown one); r = step rate / refresh rate, exactly, with the refresh rate the \
+         measured one matched to a whole common rate within 0.5% (a 59.95 Hz display is judged \
+         as 60 Hz). The frame is wrong if s is neither floor(k·r) nor ceil(k·r), or if it and \
+         the previous shown frame together ran neither floor((k1+k2)·r) nor ceil((k1+k2)·r) \
+         steps: at 60 steps/s on 60 Hz, simply s != k. Every planner is judged at N start \
+         phases (--phases): its first frame 0, 1/N ... (N-1)/N of a step later. Beside them, \
+         display-fed is a naive f64 accumulator fed the display times (what knowing the truth \
+         gives). The refresh rate is printed with what it was measured from; a trace whose \
+         display times keep no steady rate (variable refresh) is judged only with --display-hz.\n\n\
+         Captures: a `present_ms,display_ms` CSV (display_ms empty for a frame never shown), or \
+         a PresentMon log, 1.x or 2.x columns: present times from the running sum of \
+         MsBetweenPresents (else TimeInSeconds, refused when written too coarsely to time \
+         frames, or CPUStartTime), display times from MsUntilDisplayed (with Dropped) or the \
+         running sum of MsBetweenDisplayChange; a log of several processes needs --process. \
+         Captures are read a row at a time, three times over, in fixed memory.\n\n\
+         Other CSV traces: {CSV_FORMATS}. Their display rate is the median frame time matched \
+         to a common rate within 0.5% (printed), or --display-hz; a trace that matches none is \
+         refused.\n\n\
          Stutter: a frame stutters when its step count departs from the ideal cadence. \
          Let r = step rate / display rate; a frame spans n = max(1, round(delta / period)) \
          refreshes (a missed refresh is n = 2). If r is within 1% of a whole number m \
@@ -222,24 +279,27 @@ fn long_help() -> String {
          a frame must run floor(n·r) or ceil(n·r) steps and, when q <= 64, the frames spanning \
          the last q refreshes must hold exactly p steps. On a variable refresh display each \
          frame must run its own length in steps, rounded down or up. The first \
-         {WARM_UP_FRAMES} frames of each trace are not counted (snapping needs eight frames \
-         to learn the refresh period).\n\n\
-         Default suite (seed k for profile k, uniform jitter, 10,000 frames): 60 Hz ±0.75 ms, \
-         60 Hz ±1.5 ms, 120 Hz ±0.5 ms, 240 Hz ±0.25 ms, 59.94 Hz ±0.75 ms, 144 Hz ±0.5 ms, \
-         60 Hz ±0.75 ms with 1% missed refreshes, 75 Hz ±0.5 ms, 165 Hz ±0.25 ms, VRR \
-         48–144 Hz ±0.25 ms, 60 Hz ±0.75 ms with the tab hidden 5 s at 60 s.\n\n\
+         {WARM_UP_FRAMES} frames of each trace are not counted.\n\n\
+         Default suite (seed k for profile k, 10,000 frames): 60 Hz ±0.75 ms, 60 Hz ±1.5 ms, \
+         120 Hz ±0.5 ms, 240 Hz ±0.25 ms, 59.94 Hz ±0.75 ms, 144 Hz ±0.5 ms, 60 Hz ±0.75 ms \
+         with 1% missed refreshes, 75 Hz ±0.5 ms, 165 Hz ±0.25 ms, VRR 48–144 Hz ±0.25 ms, \
+         60 Hz ±0.75 ms with the tab hidden 5 s at 60 s (uniform jitter); and five games \
+         behind a vsync queue: 59.95 Hz queue 2, 59.95 Hz queue 1–3, 60 Hz queue 1, 120 Hz \
+         queue 2, 60 Hz queue 2–3 with 8% slow frames.\n\n\
          Examples:\n  \
          evenstep-lab\n  \
-         evenstep-lab --hz 144 --jitter-us 500 --miss-per-mille 5 --svg 144.svg\n  \
-         evenstep-lab --csv presentmon.csv --json"
+         evenstep-lab --csv ../shared/traces/csgo_60hz_composed.csv --phases 16\n  \
+         evenstep-lab --csv presentmon.csv --process game.exe --json\n  \
+         evenstep-lab --hz 144 --jitter-us 500 --miss-per-mille 5 --svg 144.svg"
     )
 }
 
 fn run(cli: &Cli) -> Result<(), String> {
     let settings =
         Settings::new(cli.step_hz, cli.budget, cli.snap_tolerance).map_err(|e| e.to_string())?;
-    let traces = cli.traces()?;
-    let report = Report::new(settings, &traces);
+    let (judged, traces) = cli.captures(settings)?;
+    let traces = cli.traces(traces)?;
+    let report = Report::with_phases(settings, &traces, cli.phases).with_captures(judged);
     if cli.json {
         println!("{}", report.json());
     } else {

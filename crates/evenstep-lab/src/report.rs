@@ -5,7 +5,14 @@ use core::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::{Cadence, Config, Metrics, Run, Settings, Trace, WARM_UP_FRAMES};
+use crate::table::Table;
+use crate::{
+    Cadence, Config, Metrics, Run, Settings, SweepReport, Trace, WARM_UP_FRAMES, judge_trace,
+};
+
+/// Start phases swept when a trace is judged by its display times, unless
+/// told otherwise.
+pub const DEFAULT_PHASES: u32 = 8;
 
 /// One configuration's line in a [`TraceReport`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -26,7 +33,8 @@ pub struct TraceReport {
     pub name: String,
     /// Frames in the trace.
     pub frames: usize,
-    /// The display's refresh, for people (`59.94 Hz`).
+    /// The display's refresh, for people (`59.94 Hz`), and how it was found
+    /// when it was estimated or given.
     pub display: String,
     /// The display's refresh rate exactly (`60000/1001`), when it is fixed.
     pub display_hz_exact: Option<String>,
@@ -36,6 +44,11 @@ pub struct TraceReport {
     pub wall_ms: f64,
     /// One entry per configuration, in [`Config::ALL`] order.
     pub configs: Vec<ConfigReport>,
+    /// The verdicts by the frames shown, when the trace has display times
+    /// with a steady rate.
+    pub judged: Option<SweepReport>,
+    /// Why the trace was not judged by its display times, when it has them.
+    pub not_judged: Option<String>,
     #[serde(skip)]
     trace: Trace,
     #[serde(skip)]
@@ -43,8 +56,10 @@ pub struct TraceReport {
 }
 
 impl TraceReport {
-    /// Runs every configuration over `trace` and measures each.
-    pub fn analyse(trace: &Trace, settings: &Settings) -> TraceReport {
+    /// Runs every configuration over `trace` and measures each; a trace
+    /// with display times is also judged by them over `phases` start
+    /// phases.
+    pub fn analyse(trace: &Trace, settings: &Settings, phases: u32) -> TraceReport {
         let cadence = Cadence::new(settings.step_rate(), trace.refresh());
         let runs: Vec<Run> = Config::ALL
             .iter()
@@ -62,10 +77,21 @@ impl TraceReport {
             crate::Refresh::Fixed(rate) => Some(rate.exact()),
             crate::Refresh::Variable { .. } => None,
         };
+        let (judged, not_judged) = match trace.display() {
+            None => (None, None),
+            Some(_) => match judge_trace(trace, *settings, None, phases) {
+                Ok(report) => (Some(report), None),
+                Err(error) => (None, Some(error.to_string())),
+            },
+        };
         TraceReport {
+            judged,
+            not_judged,
             name: trace.name().to_owned(),
             frames: trace.len(),
-            display: trace.refresh().to_string(),
+            display: trace
+                .refresh_note()
+                .map_or_else(|| trace.refresh().to_string(), str::to_owned),
             display_hz_exact,
             cadence: cadence.to_string(),
             wall_ms: trace.wall_times().last().copied().unwrap_or(0) as f64 / 1e6,
@@ -120,11 +146,21 @@ pub struct Report {
     pub warm_up_frames: usize,
     /// One report per trace, in the order given.
     pub traces: Vec<TraceReport>,
+    /// Captures judged by their display times, streamed rather than held
+    /// (see [`judge_file`](crate::judge_file)).
+    pub captures: Vec<SweepReport>,
 }
 
 impl Report {
-    /// Runs every configuration over each of `traces` with `settings`.
+    /// Runs every configuration over each of `traces` with `settings`,
+    /// judging those with display times over [`DEFAULT_PHASES`] start
+    /// phases.
     pub fn new(settings: Settings, traces: &[Trace]) -> Report {
+        Report::with_phases(settings, traces, DEFAULT_PHASES)
+    }
+
+    /// [`Report::new`], judging over `phases` start phases.
+    pub fn with_phases(settings: Settings, traces: &[Trace], phases: u32) -> Report {
         Report {
             step_hz: settings.step_rate().to_string(),
             step_hz_exact: settings.step_rate().exact(),
@@ -133,9 +169,17 @@ impl Report {
             warm_up_frames: WARM_UP_FRAMES,
             traces: traces
                 .iter()
-                .map(|trace| TraceReport::analyse(trace, &settings))
+                .map(|trace| TraceReport::analyse(trace, &settings, phases))
                 .collect(),
+            captures: Vec::new(),
         }
+    }
+
+    /// The same report, with `captures` judged beside the traces.
+    #[must_use = "`with_captures` returns the changed report"]
+    pub fn with_captures(mut self, captures: Vec<SweepReport>) -> Report {
+        self.captures = captures;
+        self
     }
 
     /// The report as pretty-printed JSON (per-frame data is not included).
@@ -168,9 +212,8 @@ impl Report {
                 trace.display,
                 trace.cadence
             );
-            let _ = writeln!(
-                out,
-                "{:<17}{:>6}{:>6}{:>6}{:>5}{:>5}{:>9}{:>8}{:>11}{:>11}{:>12}{:>10}",
+            let mut table = Table::new(&[17, 7, 7, 7, 7, 7, 8, 8, 11, 11, 12, 10]);
+            table.row([
                 "configuration",
                 "0",
                 "1",
@@ -182,26 +225,105 @@ impl Report {
                 "drift ms",
                 "drift ppm",
                 "dropped ms",
-                "shift ms"
-            );
+                "shift ms",
+            ]);
             for line in &trace.configs {
                 let m = &line.metrics;
                 let [zero, one, two, three, more] = m.histogram.counts();
                 let shift = m
                     .phase_shift_ms
                     .map_or_else(|| "-".to_owned(), |ms| format!("{ms:+.3}"));
-                let _ = writeln!(
-                    out,
-                    "{:<17}{zero:>6}{one:>6}{two:>6}{three:>5}{more:>5}{:>9}{:>8}{:>+11.3}{:>+11.1}{:>12.3}{shift:>10}",
-                    line.label, m.stutter, m.double_updates, m.drift_ms, m.drift_ppm, m.dropped_ms,
-                );
+                table.row([
+                    line.label.to_owned(),
+                    zero.to_string(),
+                    one.to_string(),
+                    two.to_string(),
+                    three.to_string(),
+                    more.to_string(),
+                    m.stutter.to_string(),
+                    m.double_updates.to_string(),
+                    format!("{:+.3}", m.drift_ms),
+                    format!("{:+.1}", m.drift_ppm),
+                    format!("{:.3}", m.dropped_ms),
+                    shift,
+                ]);
             }
+            out.push_str(&table.render(""));
+            if let Some(judged) = &trace.judged {
+                out.push_str("judged by the frames shown: ");
+                out.push_str(&judged.table());
+            }
+            if let Some(reason) = &trace.not_judged {
+                let _ = writeln!(out, "not judged by the frames shown: {reason}");
+            }
+        }
+        for (index, capture) in self.captures.iter().enumerate() {
+            let _ = write!(out, "\n#{} ", self.traces.len() + index + 1);
+            out.push_str(&capture.table());
         }
         if self.traces.len() > 1 {
             self.summary(&mut out);
         }
-        out.push_str(KEY);
+        if self.judged().count() > 1 {
+            self.judged_summary(&mut out);
+        }
+        if self.traces.is_empty() {
+            out.push('\n');
+        } else {
+            out.push_str(KEY);
+        }
+        out.push_str(NAIVE_KEY);
         out
+    }
+
+    /// Every verdict by the frames shown, traces first, then captures, each
+    /// with its number in the table.
+    fn judged(&self) -> impl Iterator<Item = (usize, &SweepReport)> {
+        let traces = self
+            .traces
+            .iter()
+            .enumerate()
+            .filter_map(|(index, trace)| Some((index + 1, trace.judged.as_ref()?)));
+        let captures = self
+            .captures
+            .iter()
+            .enumerate()
+            .map(|(index, capture)| (self.traces.len() + index + 1, capture));
+        traces.chain(captures)
+    }
+
+    fn judged_summary(&self, out: &mut String) {
+        let phases = self
+            .judged()
+            .map(|(_, judged)| judged.phases)
+            .max()
+            .unwrap_or(1);
+        let _ = writeln!(
+            out,
+            "\nwrong shown frames, mean / worst over {phases} start phases, planners fed the present times:"
+        );
+        let mut least = vec![42];
+        least.extend(Config::ALL.map(|_| 18));
+        least.push(14);
+        let mut table = Table::new(&least);
+        table.row(
+            core::iter::once("trace")
+                .chain(Config::ALL.map(Config::label))
+                .chain(core::iter::once("display-fed")),
+        );
+        for (number, judged) in self.judged() {
+            let name = format!("#{number} {}", judged.name);
+            let cells = judged
+                .configs
+                .iter()
+                .map(|counts| format!("{:.1} / {}", counts.mean(), counts.worst()));
+            table.row(
+                core::iter::once(name)
+                    .chain(cells)
+                    .chain(core::iter::once(judged.display_fed.to_string())),
+            );
+        }
+        out.push_str(&table.render(""));
     }
 
     fn summary(&self, out: &mut String) {
@@ -210,23 +332,23 @@ impl Report {
             "\nstuttering frames, after the first {} of each trace:",
             self.warm_up_frames
         );
-        let _ = write!(out, "{:<42}", "trace");
-        for config in Config::ALL {
-            let _ = write!(out, "{:>18}", config.label());
-        }
-        out.push('\n');
+        let mut least = vec![42];
+        least.extend(Config::ALL.map(|_| 18));
+        let mut table = Table::new(&least);
+        table.row(core::iter::once("trace").chain(Config::ALL.map(Config::label)));
         for (index, trace) in self.traces.iter().enumerate() {
             let name = format!("#{} {}", index + 1, trace.name);
-            let _ = write!(out, "{name:<42}");
-            for line in &trace.configs {
-                let _ = write!(out, "{:>18}", line.metrics.stutter);
-            }
-            out.push('\n');
+            let cells = trace
+                .configs
+                .iter()
+                .map(|line| line.metrics.stutter.to_string());
+            table.row(core::iter::once(name).chain(cells));
         }
+        out.push_str(&table.render(""));
     }
 }
 
-/// What the table's columns mean.
+/// What the stutter table's columns mean.
 const KEY: &str = "
 columns: 0 1 2 3 4+ = frames that ran that many steps; stutter = frames whose
 step count departs from the display's ideal cadence (see `evenstep-lab --help`);
@@ -235,7 +357,10 @@ double = frames spanning one refresh that ran 2+ steps; drift = simulated time
 that flickers across a step boundary swings it by a step from frame to frame);
 dropped = time refused by the step budget (naive f64: time over its 0.25 s
 clamp); shift = time evenstep's pacing added to the bank (-: not applicable).
-The naive f64 configuration is the plain floating-point accumulator most
+";
+
+/// What the naive f64 configuration is.
+const NAIVE_KEY: &str = "The naive f64 configuration is the plain floating-point accumulator most
 engines and crates use: acc += min(delta, 0.25 s); while acc >= dt { acc -= dt;
 step }.
 ";

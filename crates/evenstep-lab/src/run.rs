@@ -1,13 +1,7 @@
 //! Running one configuration over one trace: the steps each frame ran, and
 //! how simulation time stood against the wall after it.
 
-use evenstep_core::{FrameLoop, Timestamp};
-
-use crate::{Config, Settings, Trace};
-
-/// The naive accumulator's clamp on one frame's delta, in seconds.
-const NAIVE_CLAMP_SECS: f64 = 0.25;
-const NAIVE_CLAMP_NANOS: u64 = 250_000_000;
+use crate::{Config, Planner, Settings, Trace};
 
 /// One configuration's run over one trace.
 ///
@@ -38,25 +32,26 @@ pub struct Run {
 impl Run {
     /// Runs `config` over `trace` with `settings`.
     pub fn new(trace: &Trace, config: Config, settings: &Settings) -> Run {
-        match settings.pacing(config) {
-            Some(pacing) => {
-                let timestep = settings.timestep();
-                let mut frames = FrameLoop::new(timestep, settings.budget(), Timestamp::ZERO)
-                    .with_pacing(pacing);
-                let mut run = Run::empty(config, trace.len());
-                let mut dropped_units = 0_u128;
-                for wall in trace.wall_times() {
-                    let plan = frames.begin_frame(Timestamp::from_nanos(wall));
-                    dropped_units = dropped_units.saturating_add(plan.dropped_units());
-                    run.push(plan.steps_run(), plan.sim_time().as_nanos(), wall);
-                }
-                run.dropped = timestep.units_to_nanos(dropped_units).as_nanos();
-                let per_nano = timestep.units_per_nanosecond() as f64;
-                run.phase_shift = Some(frames.phase_shift_units() as f64 / per_nano);
-                run
-            }
-            None => Run::naive(trace, settings),
+        let mut planner = Planner::new(config, settings, 0);
+        let mut run = Run::empty(config, trace.len());
+        let rate = settings.step_rate();
+        let mut total = 0_u64;
+        for wall in trace.wall_times() {
+            let steps = planner.frame(wall);
+            total += steps;
+            let simulated = match planner.frame_loop() {
+                Some(frames) => frames.simulated().as_nanos(),
+                // The simulated time its steps stand for, exactly: total / rate.
+                None => rate.refresh_at(total),
+            };
+            run.push(steps, simulated, wall);
         }
+        run.dropped = planner.dropped_nanos();
+        if let Some(frames) = planner.frame_loop() {
+            let per_nano = settings.timestep().units_per_nanosecond() as f64;
+            run.phase_shift = Some(frames.phase_shift_units() as f64 / per_nano);
+        }
+        run
     }
 
     fn empty(config: Config, frames: usize) -> Run {
@@ -76,30 +71,6 @@ impl Run {
         let drift = i128::from(simulated) - i128::from(wall);
         self.drift
             .push(i64::try_from(drift).unwrap_or(if drift < 0 { i64::MIN } else { i64::MAX }));
-    }
-
-    /// The plain `f64` accumulator of [`Config::NaiveF64`].
-    fn naive(trace: &Trace, settings: &Settings) -> Run {
-        let rate = settings.step_rate();
-        let step_secs = 1.0 / rate.as_f64();
-        let mut run = Run::empty(Config::NaiveF64, trace.len());
-        let mut bank = 0.0_f64;
-        let mut total = 0_u64;
-        for (wall, delta) in trace.wall_times().into_iter().zip(trace.deltas()) {
-            bank += (delta as f64 / 1e9).min(NAIVE_CLAMP_SECS);
-            run.dropped = run
-                .dropped
-                .saturating_add(delta.saturating_sub(NAIVE_CLAMP_NANOS));
-            let mut steps = 0;
-            while bank >= step_secs {
-                bank -= step_secs;
-                steps += 1;
-            }
-            total += steps;
-            // The simulated time its steps stand for, exactly: total / rate.
-            run.push(steps, rate.refresh_at(total), wall);
-        }
-        run
     }
 
     /// The configuration run.
@@ -124,8 +95,8 @@ impl Run {
         self.simulated
     }
 
-    /// Time dropped, in nanoseconds: steps the budget refused (evenstep), or
-    /// time over the 0.25 s clamp (the naive accumulator).
+    /// Time dropped, in nanoseconds: steps the budget refused (evenstep and
+    /// Godot), or time over the 0.25 s clamp (the naive accumulator).
     pub const fn dropped_nanos(&self) -> u64 {
         self.dropped
     }

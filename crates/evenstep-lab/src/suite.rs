@@ -1,13 +1,43 @@
 //! The default suite: the display profiles the lab runs when it is given no
 //! trace, each 10,000 frames on a fixed seed, so its table is the same on
-//! every machine.
+//! every machine. Eleven are displays whose stamps jitter around their
+//! refreshes; five are games behind a vsync queue, whose present times swing
+//! by milliseconds while the screen shows a frame a refresh.
 
 use core::time::Duration;
 
-use crate::{Jitter, Rate, Synthetic};
+use crate::{Jitter, Queued, Rate, Synthetic, Trace};
 
 /// Frames in each profile of the default suite.
 pub const SUITE_FRAMES: usize = 10_000;
+
+/// One profile of the suite: a jittery display, or a game behind a vsync
+/// queue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Profile {
+    /// Stamps jittering around a display's refreshes.
+    Display(Synthetic),
+    /// Present times of a game behind a vsync queue.
+    Queued(Queued),
+}
+
+impl Profile {
+    /// The profile's name.
+    pub fn name(&self) -> String {
+        match self {
+            Profile::Display(spec) => spec.name(),
+            Profile::Queued(spec) => spec.name(),
+        }
+    }
+
+    /// Generates its trace.
+    pub fn generate(&self) -> Trace {
+        match self {
+            Profile::Display(spec) => spec.generate(),
+            Profile::Queued(spec) => spec.generate(),
+        }
+    }
+}
 
 /// The default suite, in report order:
 ///
@@ -24,25 +54,33 @@ pub const SUITE_FRAMES: usize = 10_000;
 /// | 9 | 165 Hz ±0.25 ms |
 /// | 10 | variable refresh, 48–144 Hz, ±0.25 ms |
 /// | 11 | 60 Hz ±0.75 ms with the tab hidden for 5 s at 60 s |
+/// | 12 | 59.95 Hz vsync, queue 2 deep: 5 ms of render work ±1.2 ms, 4% of frames 2–8 ms slower, 0.5% 10–35 ms |
+/// | 13 | as 12, the queue 1 to 3 deep, changing about every 500 frames |
+/// | 14 | 60 Hz vsync, queue 1 deep (a slow frame misses its refresh) |
+/// | 15 | 120 Hz vsync, queue 2 deep, 3 ms ±0.8 ms of render work, 4% of frames 1–4 ms slower, 0.5% 5–20 ms |
+/// | 16 | 60 Hz vsync, queue 2 to 3 deep, 8% of frames 2–10 ms slower |
+/// | 17 | 60 Hz vsync, queue 2 deep, a noisy renderer: 4 ms of render work ±5 ms (sd 1.4 ms), 4% of frames 2–8 ms slower, 0.5% 10–35 ms |
 ///
-/// Jitter is uniform; profile `k` has seed `k`.
+/// Jittery displays have uniform jitter; profile `k` has seed `k`.
 ///
 /// # Examples
 ///
 /// ```
 /// let suite = evenstep_lab::default_suite();
-/// assert_eq!(suite.len(), 11);
+/// assert_eq!(suite.len(), 17);
 /// assert_eq!(suite[1].name(), "60 Hz ±1.5 ms");
+/// assert_eq!(suite[11].name(), "59.95 Hz vsync, queue 2, 4% slow, 0.5% hitches");
 /// ```
-pub fn default_suite() -> Vec<Synthetic> {
+pub fn default_suite() -> Vec<Profile> {
     let hz = |hz: u32| Rate::hz(hz).unwrap_or_else(|_| unreachable!("{hz} Hz is a rate"));
     let ntsc = Rate::ratio(60_000, 1_001).unwrap_or_else(|_| unreachable!("59.94 Hz is a rate"));
+    let slow_60 = Rate::ratio(1_199, 20).unwrap_or_else(|_| unreachable!("59.95 Hz is a rate"));
     let profile = |rate: Rate, jitter_us: u64| {
         Synthetic::new(rate)
             .frames(SUITE_FRAMES)
             .jitter_us(jitter_us, Jitter::Uniform)
     };
-    let profiles = vec![
+    let displays = vec![
         profile(hz(60), 750),
         profile(hz(60), 1_500),
         profile(hz(120), 500),
@@ -57,9 +95,29 @@ pub fn default_suite() -> Vec<Synthetic> {
             .hidden(Duration::from_secs(60), Duration::from_secs(5))
             .unwrap_or_else(|_| unreachable!("five seconds at one minute is within a day")),
     ];
-    profiles
+    let queued = vec![
+        Queued::new(slow_60),
+        Queued::new(slow_60).queue(&[2, 1, 3], 2),
+        Queued::new(hz(60)).queue(&[1], 0),
+        Queued::new(hz(120))
+            .render(3_000, 800)
+            .slow(40, 1_000, 4_000)
+            .stalls(5, 5_000, 20_000),
+        Queued::new(hz(60))
+            .slow(80, 2_000, 10_000)
+            .queue(&[2, 3], 1),
+        Queued::new(hz(60)).render(4_000, 5_000),
+    ];
+    let displays = displays.into_iter().map(Profile::Display);
+    let queued = queued
         .into_iter()
+        .map(|spec| Profile::Queued(spec.frames(SUITE_FRAMES)));
+    displays
+        .chain(queued)
         .zip(1..)
-        .map(|(profile, seed)| profile.seed(seed))
+        .map(|(profile, seed)| match profile {
+            Profile::Display(spec) => Profile::Display(spec.seed(seed)),
+            Profile::Queued(spec) => Profile::Queued(spec.seed(seed)),
+        })
         .collect()
 }

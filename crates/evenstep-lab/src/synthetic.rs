@@ -61,7 +61,8 @@ impl FromStr for Jitter {
 ///
 /// Frame 0 lands on refresh 0; each later frame lands on the next refresh,
 /// exactly `start + k · period` for refresh `k` (the period is a rational
-/// number of nanoseconds, so there is no rounding drift), plus jitter. On
+/// number of nanoseconds, so there is no rounding drift), plus jitter: the
+/// refresh is the frame's display time, the jittered instant its stamp. On
 /// top of that, each option bends the schedule:
 ///
 /// - **missed refreshes** (per mille, drawn per frame): the frame lands one
@@ -263,8 +264,8 @@ impl Synthetic {
         };
         let amplitude = self.jitter_us.saturating_mul(1_000);
         let stamps = offsets
-            .into_iter()
-            .map(|offset| {
+            .iter()
+            .map(|&offset| {
                 let jitter = match self.jitter {
                     Jitter::Uniform => rng.symmetric(amplitude),
                     Jitter::Normal => {
@@ -278,7 +279,12 @@ impl Synthetic {
                     .saturating_add_signed(jitter)
             })
             .collect();
-        Trace::new(self.name(), stamps, self.refresh())
+        // Each frame reaches the screen on the refresh it was meant for.
+        let display = offsets
+            .iter()
+            .map(|&offset| Some(START_NANOS + offset))
+            .collect();
+        Trace::new(self.name(), stamps, self.refresh()).with_display(display)
     }
 
     /// Whether this frame misses its refresh.

@@ -71,6 +71,10 @@ pub struct Trace {
     name: String,
     stamps: Vec<u64>,
     refresh: Refresh,
+    /// When each frame reached the screen (`None`: never shown), if known.
+    display: Option<Vec<Option<u64>>>,
+    /// How the refresh rate was found, when it was not known exactly.
+    refresh_note: Option<String>,
 }
 
 impl Trace {
@@ -81,7 +85,37 @@ impl Trace {
             name: name.into(),
             stamps,
             refresh,
+            display: None,
+            refresh_note: None,
         }
+    }
+
+    /// The same trace, saying how its refresh rate was found (estimated
+    /// from what, or given).
+    #[must_use = "`with_refresh_note` returns the changed trace"]
+    pub fn with_refresh_note(mut self, note: impl Into<String>) -> Trace {
+        self.refresh_note = Some(note.into());
+        self
+    }
+
+    /// How the refresh rate was found, if the trace says.
+    pub fn refresh_note(&self) -> Option<&str> {
+        self.refresh_note.as_deref()
+    }
+
+    /// The same trace, with the time each frame reached the screen
+    /// (nanoseconds, on the stamps' clock; `None` for a frame never shown).
+    /// Extra entries are ignored and missing ones count as never shown.
+    #[must_use = "`with_display` returns the changed trace"]
+    pub fn with_display(mut self, mut display: Vec<Option<u64>>) -> Trace {
+        display.resize(self.stamps.len(), None);
+        self.display = Some(display);
+        self
+    }
+
+    /// When each frame reached the screen, if the trace says.
+    pub fn display(&self) -> Option<&[Option<u64>]> {
+        self.display.as_deref()
     }
 
     /// The trace's name.

@@ -1,7 +1,8 @@
 //! Reading recorded traces from CSV: a column of milliseconds or
 //! nanoseconds, PresentMon logs by column name, the display rate estimated
-//! from the median frame time, and a clear error (never a panic) for input
-//! that is none of these.
+//! from the median frame time and matched to a common rate (or refused, never
+//! guessed), and a clear error (never a panic) for input that is none of
+//! these.
 
 use evenstep_lab::{CsvError, CsvFormat, Rate, Refresh, SplitMix64, parse_csv, read_csv};
 
@@ -65,7 +66,7 @@ fn column(values: impl Iterator<Item = u64>) -> String {
 }
 
 #[test]
-fn the_display_rate_is_the_median_frame_time_matched_to_a_common_rate() {
+fn the_display_rate_is_the_median_frame_time_matched_to_a_common_rate_and_never_guessed() {
     let ntsc = column(
         (0..200_u64).map(|k| 1_000_000_000 + k * 1_001_000_000 / 60 + (k * 7919 % 1_000_000)),
     );
@@ -74,15 +75,24 @@ fn the_display_rate_is_the_median_frame_time_matched_to_a_common_rate() {
         trace.refresh(),
         Refresh::Fixed(Rate::ratio(60_000, 1_001).unwrap())
     );
-    let odd = column((0..50_u64).map(|k| k * 10_100_000));
-    let trace = parse_csv("odd", &odd, None).unwrap();
-    assert_eq!(
-        trace.refresh(),
-        Refresh::Fixed(Rate::ratio(1_000_000_000, 10_100_000).unwrap()),
-        "no common rate within 0.5%: the median itself"
+    assert!(
+        trace.refresh_note().unwrap().contains("median"),
+        "the estimate says what it came from: {:?}",
+        trace.refresh_note()
     );
+    // 99.0 Hz is no common rate within 0.5%: refused, not guessed.
+    let odd = column((0..50_u64).map(|k| k * 10_100_000));
+    let error = parse_csv("odd", &odd, None).unwrap_err();
+    assert_eq!(
+        error,
+        CsvError::NoSteadyRate {
+            median_nanos: 10_100_000
+        }
+    );
+    assert!(error.to_string().contains("--display-hz"), "{error}");
     let given = parse_csv("given", &odd, Some(Rate::hz(100).unwrap())).unwrap();
     assert_eq!(given.refresh(), Refresh::Fixed(Rate::hz(100).unwrap()));
+    assert_eq!(given.refresh_note(), Some("100 Hz, given"));
     assert_eq!(given.len(), 50);
 }
 

@@ -20,7 +20,7 @@ fn a_gap_of_u64_max_nanoseconds_is_not_mistaken_for_identical_stamps() {
     assert!(
         matches!(
             error,
-            CsvError::RefreshOutOfRange {
+            CsvError::NoSteadyRate {
                 median_nanos: u64::MAX
             }
         ),
@@ -28,7 +28,7 @@ fn a_gap_of_u64_max_nanoseconds_is_not_mistaken_for_identical_stamps() {
     );
     let text = error.to_string();
     assert!(!text.contains("the same"), "{text}");
-    assert!(text.contains("18446744073709551615 ns"), "{text}");
+    assert!(text.contains("--display-hz"), "{text}");
     assert!(matches!(
         parse_csv("t", "5\n5\n5\n", None),
         Err(CsvError::NoRefresh)

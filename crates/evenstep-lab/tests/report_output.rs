@@ -46,7 +46,10 @@ fn the_json_carries_every_metric_of_every_configuration() {
         .iter()
         .map(|c| c["config"].as_str().unwrap())
         .collect();
-    assert_eq!(keys, ["naive_f64", "off", "centred", "snapped"]);
+    assert_eq!(
+        keys,
+        ["naive_f64", "godot", "off", "centred", "snapped", "locked"]
+    );
     for config in configs {
         let histogram = &config["histogram"];
         let total: u64 = ["0", "1", "2", "3", "4+"]

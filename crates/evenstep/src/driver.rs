@@ -737,9 +737,9 @@ impl<S> Loop<S> {
     /// between. Two things it does not foresee: the render cap (its next
     /// slot is the planner's own state; a capped render lands on a paint
     /// pump, which the display sends anyway), and snapping (a paint pump
-    /// under [`Pacing::snapped`] may fit its delta to whole refreshes, so
-    /// its step can come up to the snap tolerance earlier or later; tick
-    /// pumps are never snapped). At a fractional speed the planner carries
+    /// under [`Pacing::LOCKED`] or [`Pacing::snapped`] may bank whole
+    /// refreshes of the display instead of its delta, so its step can come
+    /// earlier or later; tick pumps are never snapped). At a fractional speed the planner carries
     /// a fraction of a unit between pumps that this does not see, so the
     /// step may come slightly earlier than said, never later.
     ///
@@ -1282,7 +1282,7 @@ impl<S> LoopBuilder<S> {
             timestep: Timestep::HZ_60,
             budget: Budget::Steps(StepBudget::DEFAULT),
             speed: Speed::NORMAL,
-            pacing: Pacing::CENTRED,
+            pacing: Pacing::LOCKED,
             render_cap: None,
             governor: None,
             warmup_frames: 10,
@@ -1327,8 +1327,9 @@ impl<S> LoopBuilder<S> {
         self
     }
 
-    /// The frame pacing (default: [`Pacing::CENTRED`]). Snapping is for a
-    /// window synchronised to a display; a server wants centred or off.
+    /// The frame pacing (default: [`Pacing::LOCKED`], the planner's
+    /// default: plain until the frames keep a display's rhythm, then
+    /// snapped to it). A server wants off.
     pub fn pacing(mut self, pacing: Pacing) -> LoopBuilder<S> {
         self.pacing = pacing;
         self

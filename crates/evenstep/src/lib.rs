@@ -161,9 +161,9 @@ pub use driver::{
 };
 pub use ease::{Ease, UnknownEase};
 pub use evenstep_core::{
-    Alpha, BudgetError, FrameLoop, FramePlan, FrameRateGovernor, FrameStats, Nanos, Pacing,
-    PacingError, RefreshEstimator, RenderCap, Speed, SpeedError, StateHash, Step, StepBudget,
-    Steps, Timestamp, Timestep, TimestepError,
+    Alpha, BudgetError, DisplayModel, FrameLoop, FramePlan, FrameRateGovernor, FrameStats, Nanos,
+    Pacing, PacingError, RenderCap, Rhythm, Speed, SpeedError, StateHash, Step, StepBudget, Steps,
+    Timestamp, Timestep, TimestepError,
 };
 pub use jobs::JobHandle;
 pub use lerp::{Interpolated, Lerp};

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use evenstep::{Loop, ManualClock, Nanos, PumpKind, Timestep};
+use evenstep::{Loop, ManualClock, Nanos, Pacing, PumpKind, Timestep};
 
 #[derive(Default)]
 struct Idle {
@@ -15,6 +15,8 @@ struct Idle {
 
 fn idle_loop(clock: &ManualClock) -> Loop<Idle> {
     let mut game_loop = Loop::<Idle>::builder()
+        // These numbers were worked out for the centred bank (half a step).
+        .pacing(Pacing::CENTRED)
         .clock(clock.clone())
         .timestep(Timestep::HZ_20)
         .build()
@@ -97,6 +99,8 @@ fn a_long_catch_up_without_sim_timers_keeps_the_sim_clock_exact_to_the_nanosecon
     }
     let clock = ManualClock::new();
     let mut game_loop = Loop::<Counter>::builder()
+        // These numbers were worked out for the centred bank (half a step).
+        .pacing(Pacing::CENTRED)
         .clock(clock.clone())
         .timestep(Timestep::HZ_60)
         .build()

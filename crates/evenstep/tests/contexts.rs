@@ -48,6 +48,8 @@ fn a_catch_up_reports_the_whole_bank_it_leaves() {
     let mut game_loop = Loop::<()>::builder()
         .clock(clock)
         .timestep(Timestep::HZ_20)
+        // Centred, so the bank starts at half a step.
+        .pacing(Pacing::CENTRED)
         .build()
         .unwrap();
     game_loop.start();

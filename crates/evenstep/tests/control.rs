@@ -7,7 +7,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
-use evenstep::{Loop, ManualClock, Nanos, Pump, PumpKind, Speed, Timestep};
+use evenstep::{Loop, ManualClock, Nanos, Pacing, Pump, PumpKind, Speed, Timestep};
 
 #[derive(Default)]
 struct Game {
@@ -18,6 +18,8 @@ struct Game {
 
 fn game_loop(clock: &ManualClock) -> Loop<Game> {
     let mut game_loop = Loop::<Game>::builder()
+        // These numbers were worked out for the centred bank (half a step).
+        .pacing(Pacing::CENTRED)
         .clock(clock.clone())
         .timestep(Timestep::HZ_50) // 20 ms steps keep the arithmetic whole
         .build()
@@ -250,6 +252,8 @@ fn a_panicking_update_leaves_the_loop_stopped_and_restartable() {
 fn a_render_cap_skips_renders_but_not_steps() {
     let clock = ManualClock::new();
     let mut game_loop = Loop::<Game>::builder()
+        // These numbers were worked out for the centred bank (half a step).
+        .pacing(Pacing::CENTRED)
         .clock(clock.clone())
         .timestep(Timestep::HZ_60)
         .render_cap(std::num::NonZeroU32::new(30))
@@ -360,6 +364,8 @@ fn a_panic_before_the_plan_abandons_no_steps() {
 fn tick_pumps_do_not_use_up_the_render_cap() {
     let clock = ManualClock::new();
     let mut game_loop = Loop::<Game>::builder()
+        // These numbers were worked out for the centred bank (half a step).
+        .pacing(Pacing::CENTRED)
         .clock(clock.clone())
         .render_cap(std::num::NonZeroU32::new(30))
         .build()

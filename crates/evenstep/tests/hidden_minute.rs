@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use evenstep::{Loop, ManualClock, Nanos, PumpKind, StepBudget, Timestep};
+use evenstep::{Loop, ManualClock, Nanos, Pacing, PumpKind, StepBudget, Timestep};
 
 #[derive(Default)]
 struct World {
@@ -16,6 +16,8 @@ fn a_hidden_minute_keeps_rules_and_real_timers_running_and_paints_nothing() {
     let clock = ManualClock::new();
     let timestep = Timestep::HZ_60;
     let mut game_loop = Loop::<World>::builder()
+        // These numbers were worked out for the centred bank (half a step).
+        .pacing(Pacing::CENTRED)
         .clock(clock.clone())
         .timestep(timestep)
         .budget(StepBudget::covering(Duration::from_millis(250), timestep))

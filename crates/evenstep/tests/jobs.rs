@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use evenstep::{Loop, ManualClock, PumpKind};
+use evenstep::{Loop, ManualClock, Pacing, PumpKind};
 
 #[derive(Default)]
 struct World {
@@ -13,6 +13,8 @@ struct World {
 
 fn world_loop(clock: &ManualClock) -> Loop<World> {
     let mut game_loop = Loop::<World>::builder()
+        // These numbers were worked out for the centred bank (half a step).
+        .pacing(Pacing::CENTRED)
         .clock(clock.clone())
         .build()
         .unwrap();

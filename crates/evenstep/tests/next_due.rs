@@ -51,7 +51,12 @@ fn due_on_a_fresh_loop(speed: Speed) -> Timestamp {
 #[test]
 fn nothing_is_due_before_the_start_or_after_a_stop() {
     let clock = ManualClock::new();
-    let mut game_loop = Loop::<u64>::builder().clock(clock.clone()).build().unwrap();
+    let mut game_loop = Loop::<u64>::builder()
+        // These numbers were worked out for the centred bank (half a step).
+        .pacing(Pacing::CENTRED)
+        .clock(clock.clone())
+        .build()
+        .unwrap();
     assert_eq!(game_loop.next_due(), None);
     game_loop.start();
     assert!(game_loop.next_due().is_some());
@@ -93,6 +98,8 @@ fn the_step_is_due_from_what_the_bank_already_holds() {
     // Centred pacing starts the bank at half a step.
     let clock = ManualClock::new();
     let mut game_loop = Loop::<u64>::builder()
+        // These numbers were worked out for the centred bank (half a step).
+        .pacing(Pacing::CENTRED)
         .clock(clock.clone())
         .timestep(Timestep::HZ_50)
         .build()

@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use evenstep::{Loop, ManualClock, Nanos, PumpKind, StepBudget, Timestep};
+use evenstep::{Loop, ManualClock, Nanos, Pacing, PumpKind, StepBudget, Timestep};
 
 type Log = Rc<RefCell<Vec<String>>>;
 
@@ -25,6 +25,8 @@ fn recorder() -> (
     let clock = ManualClock::new();
     let log: Log = Rc::default();
     let mut game_loop = Loop::<()>::builder()
+        // These numbers were worked out for the centred bank (half a step).
+        .pacing(Pacing::CENTRED)
         .clock(clock.clone())
         .timestep(Timestep::HZ_60)
         .budget(StepBudget::DEFAULT)

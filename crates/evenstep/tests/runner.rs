@@ -7,7 +7,8 @@
 use std::time::Duration;
 
 use evenstep::{
-    Clock, Loop, ManualClock, ManualSleep, Nanos, Runner, Sleep, StopHandle, Timestamp, Timestep,
+    Clock, Loop, ManualClock, ManualSleep, Nanos, Pacing, Runner, Sleep, StopHandle, Timestamp,
+    Timestep,
 };
 
 #[derive(Default)]
@@ -20,6 +21,9 @@ fn server_loop(clock: &ManualClock, timestep: Timestep) -> Loop<Server> {
     let mut server = Loop::<Server>::builder()
         .clock(clock.clone())
         .timestep(timestep)
+        // The exact figures below are centred pacing's (half a step banked
+        // at the start), pinned when it was the default.
+        .pacing(Pacing::CENTRED)
         .build()
         .unwrap();
     server.on_update(|server, _| server.steps += 1);

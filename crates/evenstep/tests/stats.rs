@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use evenstep::{Loop, LoopBuilder, ManualClock, Nanos, PumpKind, Timestamp, Timestep};
+use evenstep::{Loop, LoopBuilder, ManualClock, Nanos, Pacing, PumpKind, Timestamp, Timestep};
 
 fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
@@ -12,6 +12,8 @@ fn ms(n: u64) -> Duration {
 
 fn builder(clock: &ManualClock) -> LoopBuilder<()> {
     Loop::<()>::builder()
+        // These numbers were worked out for the centred bank (half a step).
+        .pacing(Pacing::CENTRED)
         .clock(clock.clone())
         .timestep(Timestep::HZ_50)
         .warmup_frames(0)

@@ -5,7 +5,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
-use evenstep::{Loop, ManualClock, Nanos, PumpKind, Timestep};
+use evenstep::{Loop, ManualClock, Nanos, Pacing, PumpKind, Timestep};
 
 fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
@@ -14,6 +14,8 @@ fn ms(n: u64) -> Duration {
 /// A 50 Hz loop whose update records each tick it is given.
 fn recording_loop(clock: &ManualClock) -> Loop<Vec<u64>> {
     let mut game_loop = Loop::<Vec<u64>>::builder()
+        // These numbers were worked out for the centred bank (half a step).
+        .pacing(Pacing::CENTRED)
         .clock(clock.clone())
         .timestep(Timestep::HZ_50)
         .build()

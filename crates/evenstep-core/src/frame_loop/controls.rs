@@ -25,7 +25,7 @@ impl FrameLoop {
     /// ```
     #[must_use = "`with_pacing` returns the configured planner"]
     pub fn with_pacing(mut self, pacing: Pacing) -> FrameLoop {
-        if !pacing.is_snapped() {
+        if !pacing.learns() {
             self.snapper = Snapper::new();
         }
         self.pacing = pacing;
@@ -50,6 +50,7 @@ impl FrameLoop {
     /// steps or reported as dropped.
     pub fn resync(&mut self, now: Timestamp) {
         self.last = now;
+        self.snapper.mark_gap();
     }
 
     /// Starts over at `now`: empties the bank, the speed carry and the queue,
@@ -80,7 +81,7 @@ impl FrameLoop {
             self.pending_shift += i128::from(half) - i128::from(self.bank);
             self.bank = half;
         }
-        if !pacing.is_snapped() {
+        if !pacing.learns() {
             self.snapper = Snapper::new();
         }
         self.pacing = pacing;
@@ -154,10 +155,11 @@ impl FrameLoop {
         self.render_cap.map(|cap| cap.ratio())
     }
 
-    /// The refresh period the snapping estimator has learned, once it has
-    /// enough evidence (always `None` unless snapping is on).
+    /// The refresh period the display model has learned, while it follows
+    /// a steady lattice of refreshes (always `None` unless the pacing is
+    /// locked or snapped: pacing off and centred do not learn the display).
     pub fn refresh_period(&self) -> Option<Nanos> {
-        self.snapper.estimator.period()
+        self.snapper.display.period()
     }
 
     /// Sets the time scale from the next frame on. [`Speed::PAUSED`] stops

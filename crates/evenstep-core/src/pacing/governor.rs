@@ -4,7 +4,7 @@
 
 use core::num::NonZeroU32;
 
-use crate::{FramePlan, Nanos, RefreshEstimator};
+use crate::{DisplayModel, FramePlan, Nanos, Timestamp};
 
 /// Halves the render rate while frames keep missing their refresh, and
 /// restores it once they stop, with hysteresis: deterministic given the
@@ -52,9 +52,11 @@ pub struct FrameRateGovernor {
     misses_to_halve: NonZeroU32,
     clean_to_restore: NonZeroU32,
     max_divisor: NonZeroU32,
-    /// The display's period as the governor learns it from the frames it
-    /// is shown, for a planner that has no estimate of its own.
-    estimator: RefreshEstimator,
+    /// The display as the governor learns it from the frames it is shown,
+    /// for a planner that has no model of its own, and the frames' time
+    /// (the sum of their deltas) that it is fed.
+    display: DisplayModel,
+    shown: Timestamp,
 }
 
 impl FrameRateGovernor {
@@ -113,7 +115,8 @@ impl FrameRateGovernor {
             misses_to_halve,
             clean_to_restore,
             max_divisor,
-            estimator: RefreshEstimator::new(),
+            display: DisplayModel::new(),
+            shown: Timestamp::ZERO,
         }
     }
 
@@ -139,8 +142,9 @@ impl FrameRateGovernor {
         let refresh_period = if refresh_period.is_some() {
             refresh_period
         } else {
-            self.estimator.observe(plan.raw_delta());
-            self.estimator.period()
+            self.shown += plan.raw_delta();
+            let _ = self.display.observe(self.shown);
+            self.display.period()
         };
         // A zero period is no estimate: nothing refreshes that fast.
         let Some(period) = refresh_period.filter(|period| *period != Nanos::ZERO) else {

@@ -6,13 +6,13 @@
 //! the frame rate is steady. The planner asks the parts here, one concept a
 //! file:
 //!
-//! - [`mode`](Pacing): off, centred (the bank starts at half a step and
-//!   returns there after a budget overrun) or snapped;
-//! - the [refresh estimator](RefreshEstimator): the display's period, learned
-//!   from frame deltas, and whether it keeps a rhythm;
-//! - snapping: a delta within the tolerance of whole refreshes becomes
-//!   exactly that many, counted on the lattice of refreshes and steps when
-//!   the period fits the step;
+//! - [`mode`](Pacing): locked (the default), off, centred (the bank starts
+//!   at half a step and returns there after a budget overrun) or snapped;
+//! - the [display model](DisplayModel): the lattice of the display's
+//!   refreshes (period and phase), learned from frame timestamps and
+//!   followed phase-locked, and whether the display keeps a rhythm at all;
+//! - snapping: a frame banks the refreshes it spans on that lattice, counted
+//!   on the lattice of refreshes and steps when the period fits the step;
 //! - the [render cap](RenderCap) and the [governor](FrameRateGovernor), which
 //!   decide which frames are drawn, never how many steps run.
 //!
@@ -22,13 +22,13 @@
 //! arithmetic on the timestamps given, so it is deterministic given the
 //! trace.
 
-mod estimator;
+mod display;
 mod governor;
 mod mode;
 mod render_cap;
 mod snap;
 
-pub use estimator::RefreshEstimator;
+pub use display::{DisplayModel, Rhythm};
 pub use governor::FrameRateGovernor;
 pub use mode::{Pacing, PacingError};
 pub use render_cap::RenderCap;

@@ -1,6 +1,7 @@
 //! The pacing mode: whether the planner paces at all, keeps the bank
-//! centred, or also snaps frame deltas to whole display refreshes, and the
-//! snap tolerance that goes with snapping.
+//! centred, or snaps frames to whole display refreshes (always, or only
+//! once it has locked onto the display), and the snap tolerance that goes
+//! with snapping.
 
 use core::fmt;
 use core::time::Duration;
@@ -9,17 +10,40 @@ use crate::Nanos;
 
 /// How the planner paces frames.
 ///
+/// - [`Pacing::LOCKED`] (the default): the plain accumulator until the
+///   [display model](crate::DisplayModel) locks onto a steady lattice of
+///   refreshes whose period is a whole multiple or divisor of the step
+///   (60 steps a second on a 60, 120 or 240 Hz display, or 59.95), and then
+///   snapped to it; when it loses the lattice, the bank goes back to where
+///   the plain accumulator's would be.
 /// - [`Pacing::OFF`]: the plain accumulator.
-/// - [`Pacing::CENTRED`] (the default): the bank starts at half a step, as far
-///   from both step boundaries as it can be, and returns there after a budget
-///   overrun, so timestamp jitter does not turn into 0- and 2-step frames.
-/// - [`Pacing::snapped`]: centred, and a frame delta within the tolerance of
-///   a whole number of refresh periods becomes exactly that many periods;
-///   when the period is within 1% of a whole multiple or divisor of the step,
-///   exactly that many steps, with the bank kept mid-range. Game time then
-///   follows the frame count: one step per frame at 60 Hz, one every other
-///   frame at 120 Hz, two after a missed refresh. (A 59.94 Hz display then
-///   runs 60 Hz game time 0.1% slow.)
+/// - [`Pacing::CENTRED`]: the bank starts at half a step, as far from both
+///   step boundaries as it can be, and returns there after a budget
+///   overrun.
+/// - [`Pacing::snapped`]: centred, and while the display model follows a
+///   lattice whose stamps wander no more than the tolerance, snapped to it,
+///   whatever its period (144 and 75 Hz included).
+///
+/// A snapped frame banks the refreshes it spans on the display's lattice
+/// instead of its measured delta; when the period is within 1% of a whole
+/// multiple or divisor of the step, exactly that many steps' worth, with the
+/// bank kept mid-range. Game time then follows the display: one step a
+/// frame at 60 Hz, one every other frame at 120 Hz, two after a missed
+/// refresh, and a 59.95 Hz display runs 60 Hz game time 0.08% slow.
+///
+/// **Why locked is the default.** Judged by what the player sees (each
+/// shown frame's steps against the refreshes it stayed on screen), a
+/// game's frame times alone cannot say where the display's refreshes fall
+/// unless its frames follow them (vsync, or a frame cap the display paces).
+/// When they do, snapping to them removes nearly every wrong frame that
+/// timestamp jitter causes. When they do not (a game presenting faster
+/// than the display, a frame limiter of its own, a variable refresh
+/// display), any re-centring only moves the run's phase against the
+/// display, helping or hurting by luck. Centred pacing does exactly that
+/// at start: on real captures it was worse than no pacing for some start
+/// phases. Locked pacing leaves such runs exactly as pacing off plans
+/// them, so it is never worse than off there, and snaps only where the
+/// display's rhythm is plain. The lab's README has the measurements.
 ///
 /// Whatever the pacing adds to or takes from the bank is reported as the
 /// plan's [phase shift](crate::FramePlan::phase_shift_units).
@@ -30,8 +54,8 @@ use crate::Nanos;
 /// use core::time::Duration;
 /// use evenstep_core::Pacing;
 ///
-/// assert_eq!(Pacing::default(), Pacing::CENTRED);
-/// let snapped = Pacing::snapped(Duration::from_millis(2))?; // twice the stamp jitter
+/// assert_eq!(Pacing::default(), Pacing::LOCKED);
+/// let snapped = Pacing::snapped(Duration::from_millis(2))?; // the stamps' wander
 /// assert_eq!(snapped.snap_tolerance(), Some(Duration::from_millis(2)));
 /// assert!(Pacing::snapped(Duration::ZERO).is_err());
 /// # Ok::<(), evenstep_core::PacingError>(())
@@ -47,6 +71,7 @@ enum Mode {
     Off,
     Centred,
     Snapped,
+    Locked,
 }
 
 impl Pacing {
@@ -57,19 +82,28 @@ impl Pacing {
         tolerance: Nanos::ZERO,
     };
     /// The bank starts at half a step and is re-centred after a budget
-    /// overrun. The default.
+    /// overrun.
     pub const CENTRED: Pacing = Pacing {
         mode: Mode::Centred,
+        tolerance: Nanos::ZERO,
+    };
+
+    /// The plain accumulator until the display model locks onto a steady
+    /// lattice of refreshes whose period is a whole multiple or divisor of
+    /// the step, then snapped to it. The default.
+    pub const LOCKED: Pacing = Pacing {
+        mode: Mode::Locked,
         tolerance: Nanos::ZERO,
     };
 
     /// The largest snap tolerance accepted: 50 ms.
     pub const MAX_SNAP_TOLERANCE: Duration = Duration::from_millis(50);
 
-    /// Centred, and frame deltas within `tolerance` of a whole number of
-    /// refresh periods are snapped to it. About twice the timestamp jitter is
-    /// right: stamps jittering by ±0.75 ms give deltas jittering by ±1.5 ms,
-    /// so 2 ms fits.
+    /// Centred, and snapped to the display's refreshes while the display
+    /// model follows a lattice whose stamps sit, on average, within
+    /// `tolerance` of their refreshes; past it, frames are banked as
+    /// measured. Stamps jittering evenly by ±J sit J/2 from their refreshes
+    /// on average, so 2 ms suits jitter up to ±4 ms.
     ///
     /// # Errors
     ///
@@ -87,32 +121,57 @@ impl Pacing {
 
     /// Whether the bank is kept centred (true for centred and snapped).
     pub const fn is_centred(self) -> bool {
-        !matches!(self.mode, Mode::Off)
+        matches!(self.mode, Mode::Centred | Mode::Snapped)
     }
 
-    /// Whether deltas are snapped to whole refresh periods.
+    /// Whether frames are snapped to whole refreshes (snapped and locked).
     pub const fn is_snapped(self) -> bool {
-        matches!(self.mode, Mode::Snapped)
+        matches!(self.mode, Mode::Snapped | Mode::Locked)
     }
 
-    /// The snap tolerance, if snapping.
+    /// Whether the planner's display model learns from the frames: under
+    /// locked and snapped pacing, which use it. Off and centred plan
+    /// without one, at the plain accumulator's cost (following the display
+    /// costs about 6 ns a frame, as long again as the plain accumulator),
+    /// and the planner's
+    /// [`refresh_period`](crate::FrameLoop::refresh_period) is `None` under
+    /// them. What learning changes besides the snap: the render cap expects
+    /// frames a refresh period apart once the period is known, so a frame
+    /// after a hitch claims at most half a refresh of the cap's schedule
+    /// ahead, rather than half its own long delta.
+    pub const fn learns(self) -> bool {
+        matches!(self.mode, Mode::Snapped | Mode::Locked)
+    }
+
+    /// The snap tolerance, if snapping with one.
     pub const fn snap_tolerance(self) -> Option<Duration> {
         match self.mode {
             Mode::Snapped => Some(self.tolerance.as_duration()),
-            Mode::Off | Mode::Centred => None,
+            Mode::Off | Mode::Centred | Mode::Locked => None,
         }
     }
 
-    /// The snap tolerance (zero unless snapping).
-    pub(crate) const fn tolerance(self) -> Nanos {
-        self.tolerance
+    /// How far the display model's stamps may wander from their refreshes
+    /// for snapping to go on: the tolerance when snapped, and the model's
+    /// own bound when locked.
+    pub(crate) const fn steadiness(self) -> Option<Nanos> {
+        match self.mode {
+            Mode::Snapped => Some(self.tolerance),
+            Mode::Off | Mode::Centred | Mode::Locked => None,
+        }
+    }
+
+    /// Whether snapping needs the period to be a whole multiple or divisor
+    /// of the step (locked), or also snaps other periods (snapped).
+    pub(crate) const fn needs_lattice(self) -> bool {
+        matches!(self.mode, Mode::Locked)
     }
 }
 
 impl Default for Pacing {
-    /// [`Pacing::CENTRED`].
+    /// [`Pacing::LOCKED`].
     fn default() -> Pacing {
-        Pacing::CENTRED
+        Pacing::LOCKED
     }
 }
 
@@ -127,7 +186,7 @@ impl fmt::Display for PacingError {
         write!(
             f,
             "a snap tolerance of {:?}; it must be from 1 ns to 50 ms \
-             (about twice the timestamp jitter)",
+             (how far, on average, frame stamps may sit from the display's refreshes)",
             self.tolerance
         )
     }

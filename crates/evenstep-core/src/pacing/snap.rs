@@ -1,26 +1,42 @@
-//! Snapping: a frame delta within the tolerance of a whole number of display
-//! refreshes is treated as exactly that many refreshes. When the refresh
-//! period is (within 1%) a whole multiple or divisor of the step, the
-//! refreshes and the steps form a [`Lattice`]: a refresh is then worth an
-//! exact number of accumulator units, and the bank is kept in the middle of
-//! the part of the step it is in, as far from a step boundary as it can be.
+//! Snapping: while the [display model](DisplayModel) follows a steady
+//! lattice of refreshes, a frame banks the refreshes it spans on that
+//! lattice instead of its measured delta. When the refresh period is a
+//! simple fraction of the step (within 1% of a whole multiple or divisor of
+//! it, or within 0.25% of `p/q` steps with `q` up to 12), the refreshes and
+//! the steps form a
+//! [`Lattice`]: a refresh is then worth a fixed number of accumulator units,
+//! and the bank is kept in the middle of the part of the step it is in, as
+//! far from a step boundary as it can be.
 
-use crate::{Nanos, RefreshEstimator, Timestep};
+use core::num::NonZeroU64;
 
-/// How a refresh period relates to the step: `steps_per_refresh / divisions`
-/// steps per refresh, with one of the two equal to 1. For 60 steps a second:
-/// a 60 Hz display is 1/1, 120 Hz is 1/2, 240 Hz is 1/4, 30 Hz is 2/1.
+use crate::{DisplayModel, Nanos, Pacing, Timestamp, Timestep};
+
+/// The largest denominator of a refresh-to-step fraction with a lattice.
+const MOST_PARTS: u64 = 12;
+
+/// How a refresh period relates to the step: `p/q` steps a refresh, in
+/// lowest terms, with `q` up to 12. For 60 steps a second: a 60 Hz display
+/// is 1/1, 120 Hz is 1/2, 240 Hz is 1/4, 30 Hz is 2/1, 75 Hz is 4/5, 144 Hz
+/// is 5/12, 165 Hz is 4/11. The step is cut into `q` parts; the refreshes
+/// fall on part boundaries, `p` parts apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Lattice {
-    /// Accumulator units one refresh is worth, exactly.
-    per_refresh: u64,
-    /// Refreshes per step (1 when a refresh is one or more whole steps).
-    divisions: u64,
+    /// Accumulator units one refresh is worth: `p` parts, exactly when the
+    /// step divides into `q` whole units.
+    per_refresh: NonZeroU64,
+    /// Accumulator units of one part of the step (the step over `q`,
+    /// rounded down).
+    part: NonZeroU64,
+    /// Whether a refresh is whole steps or a whole fraction of one (`p` or
+    /// `q` is 1): locked pacing snaps only to such a lattice.
+    whole: bool,
 }
 
 impl Lattice {
-    /// The lattice for `period`, if the period is within 1% of a whole
-    /// multiple or divisor (up to 8) of the step.
+    /// The lattice for `period`, if the period is within 1% of `m` steps (`m`
+    /// up to 8) or of a step over `q` (`q` up to 12), or within 0.25% of
+    /// `p/q` steps (`q` up to 12; the smallest `q` that fits).
     fn find(period: Nanos, timestep: Timestep) -> Option<Lattice> {
         let period_units = timestep.nanos_to_units(period);
         let step = u128::from(timestep.units_per_step());
@@ -31,127 +47,511 @@ impl Lattice {
         let m = (period_units + step / 2) / step;
         if (1..=8).contains(&m) && period_units.abs_diff(m * step) * 100 <= m * step {
             // A refresh worth more than 2⁶⁴ units has no lattice to keep.
-            return u64::try_from(m * step).ok().map(|per_refresh| Lattice {
-                per_refresh,
-                divisions: 1,
-            });
-        }
-        // A step of n whole refreshes (a display faster than the steps).
-        let n = (step + period_units / 2) / period_units;
-        if (2..=8).contains(&n) && step % n == 0 && (n * period_units).abs_diff(step) * 100 <= step
-        {
+            let per_refresh = NonZeroU64::new(u64::try_from(m * step).ok()?)?;
             return Some(Lattice {
-                per_refresh: (step / n) as u64,
-                divisions: n as u64,
+                per_refresh,
+                part: NonZeroU64::new(u64::try_from(step).ok()?)?,
+                whole: true,
             });
         }
-        None
+        // A refresh of p parts of q a step (a display faster than the steps).
+        (2..=MOST_PARTS).find_map(|q| {
+            let q_wide = u128::from(q);
+            let p = (period_units * q_wide + step / 2) / step;
+            // A whole fraction of a step (p = 1) within 1%, as a whole
+            // multiple; any other within 0.25%, as close as displays keep to
+            // their nominal rates: the fractions are dense, and a display
+            // 1% off one should not run game time 1% off the wall.
+            let fits = p >= 1 && p < q_wide && gcd(p, q_wide) == 1;
+            let slack = if p == 1 { 100 } else { 400 };
+            if !fits || (period_units * q_wide).abs_diff(p * step) * slack > p * step {
+                return None;
+            }
+            let part = u64::try_from(step / q_wide).ok()?;
+            Some(Lattice {
+                per_refresh: NonZeroU64::new(part.checked_mul(u64::try_from(p).ok()?)?)?,
+                part: NonZeroU64::new(part)?,
+                whole: p == 1 && step % q_wide == 0,
+            })
+        })
     }
 
-    /// Where the bank belongs after a snapped frame left `remainder`: the
-    /// middle of the part of the step it is in. The step is cut into
-    /// `divisions` equal parts (one refresh each), and a bank in the middle
-    /// of its part is furthest from a step boundary on every frame; when a
-    /// refresh is whole steps, that is mid-step. `remainder < per_step`.
-    pub(crate) fn centre(self, remainder: u64, per_step: u64) -> u64 {
-        if self.divisions == 1 {
-            return per_step / 2;
-        }
-        let part = self.per_refresh;
-        (remainder / part) * part + part / 2
+    /// Whether a refresh is whole steps or a whole fraction of one.
+    pub(crate) const fn is_whole(self) -> bool {
+        self.whole
+    }
+
+    /// Whether `period` is within 0.5% of this lattice's refresh.
+    fn is_close(self, period: Nanos, timestep: Timestep) -> bool {
+        let period_units = timestep.nanos_to_units(period);
+        let refresh = u128::from(self.per_refresh.get());
+        period_units.abs_diff(refresh) * 200 <= refresh
+    }
+
+    /// The periods, in ns, that [`is_close`](Lattice::is_close) admits
+    /// (rounded inward, so every one of them is admitted).
+    fn close_band(self, timestep: Timestep) -> (u64, u64) {
+        let refresh = u128::from(self.per_refresh.get());
+        let per_nano = u128::from(timestep.units_per_nanosecond());
+        // |p · per_nano − refresh| · 200 ≤ refresh, for p in whole ns.
+        let lo = (refresh * 199).div_ceil(200 * per_nano);
+        let hi = refresh * 201 / (200 * per_nano);
+        (
+            u64::try_from(lo).unwrap_or(u64::MAX),
+            u64::try_from(hi).unwrap_or(0),
+        )
     }
 }
 
-/// A frame delta snapped to whole refreshes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// A frame delta snapped to whole refreshes. A snap whose units do not fit
+/// 63 bits (a delta of centuries, or of seconds at a timestep of billions
+/// of units a nanosecond) is not made: the frame plans as pacing off does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Snap {
-    /// The delta as whole refreshes, in accumulator units (unscaled).
-    pub(crate) units: u128,
-    /// The lattice the refreshes were counted on, if the period has one.
-    pub(crate) lattice: Option<Lattice>,
+    /// The delta as whole refreshes, in accumulator units (unscaled); below
+    /// zero only when it puts back a bank that was ahead.
+    pub(crate) units: i64,
+    /// The accumulator units of one part of the step, if the refreshes were
+    /// counted on a [`Lattice`].
+    pub(crate) part: Option<NonZeroU64>,
 }
 
-/// What snapping remembers between frames: the refresh estimator, and the
-/// lattice found for the period it last reported.
+impl Snap {
+    /// A snap of `units`, if they fit.
+    fn of(units: i128, part: Option<NonZeroU64>) -> Option<Snap> {
+        Some(Snap {
+            units: i64::try_from(units).ok()?,
+            part,
+        })
+    }
+
+    /// Where the bank belongs after this snap left `remainder`, if it was
+    /// counted on a lattice: the middle of the part of the step it is in.
+    /// Refreshes fall on part boundaries, so a bank in the middle of its
+    /// part is furthest from a step boundary on every frame; when a refresh
+    /// is whole steps, that is mid-step. `remainder < per_step`.
+    #[inline]
+    pub(crate) fn centre(self, remainder: u64, per_step: u64) -> Option<u64> {
+        let part = self.part?.get();
+        if part >= per_step {
+            return Some(per_step / 2);
+        }
+        Some(((remainder / part) * part + part / 2).min(per_step - 1))
+    }
+}
+
+/// Refreshes the display model may count ahead of what the bank has been
+/// given: the slack of a display's frame queue.
+///
+/// A game behind a vsync queue presents a frame late now and then (a slow
+/// frame, a hitch in its own clock) while the queue keeps showing one frame
+/// a refresh; its next frame then comes early, on the same refresh as the
+/// late one. Counted stamp by stamp that is 2 refreshes then 0 where the
+/// screen showed 1 and 1. With a refresh of slack, the late frame banks one
+/// refresh and owes the other; the early frame is paid from what is owed.
+/// A refresh the display really missed is paid on the next frame that
+/// counts more than its one refresh, so the game is then one refresh behind
+/// the stamps, as the screen is behind the queue; it never falls further.
+/// The slack is taken only once the stamps have shown such a queue (two
+/// frames on one refresh); until then every refresh is banked as counted.
+const SLACK: u64 = 1;
+
+/// Once a lattice has settled within 0.5% of the step's, locked pacing
+/// snaps while the stamps sit, on average, within this fraction of a period
+/// of their refreshes (a sixth: 2.8 ms at 60 Hz): a game behind vsync
+/// whose own frame times swing by a few milliseconds still follows the
+/// display. Frames that wander more follow their own timing (a frame
+/// limiter, a game presenting faster than the display), and snapping them
+/// would move the run's phase for nothing. (A twelfth, at first, left a
+/// vsync capture whose render times swing ±6 ms (sd 1.7 ms) unsnapped
+/// half the time; the real captures plan the same with either.)
+const LOCKED_SPREAD_DIVISOR: u64 = 6;
+/// Locked pacing trusts a lattice at once when its stamps sit within a
+/// 32nd of a period of their refreshes.
+const CLEAN_SPREAD_DIVISOR: u64 = 32;
+
+/// The snap of a frame of one refresh while snapping is steady, and the
+/// bounds within which the display model's period and spread keep it so:
+/// the rule of [`Snapper::snap`] worked out once instead of every frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Steady {
+    snap: Snap,
+    /// The least period, in ns, for which the lattice (and, for locked
+    /// pacing, its trust) holds, and how much longer the longest is.
+    least: u64,
+    width: u64,
+    /// The largest spread, in ns, snapping allows at every period of the
+    /// band (for locked pacing, a share of the least period: a little
+    /// stricter than the rule, which then decides).
+    most: u64,
+}
+
+impl Steady {
+    /// Whether a model with this period and spread (in ns) keeps it.
+    #[inline]
+    fn admits(&self, period: u64, spread: u64) -> bool {
+        period.wrapping_sub(self.least) <= self.width && spread <= self.most
+    }
+}
+
+/// The periods two bands share.
+fn intersect(a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
+    (a.0.max(b.0), a.1.min(b.1))
+}
+
+/// Where snapping stands after a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Stance {
+    /// The bank is where the plain accumulator's would be (at the start,
+    /// and once locked pacing has put it back).
+    Plain,
+    /// The previous frame was snapped.
+    Snapping,
+    /// Snapping stood down and the bank is still where it left it.
+    StoodDown,
+}
+
+/// What snapping remembers between frames: the display model, the lattice
+/// found for the period it last reported, and the refreshes it counted that
+/// the bank has not been given yet.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Snapper {
-    pub(crate) estimator: RefreshEstimator,
+    pub(crate) display: DisplayModel,
     /// The period band, in nanoseconds, the lattice below was found for. A
-    /// found lattice holds while the estimated period stays within 0.5% of
-    /// where it was found (well inside the 1% that admits it), so a period
-    /// wandering with jitter near the edge of the 1% does not switch the
-    /// lattice on and off frame by frame; "no lattice" holds only for the
-    /// exact period it was found for. `(1, 0)`, an empty band: nothing found
-    /// yet.
+    /// found lattice holds while the period stays within 0.5% of where it
+    /// was found (well inside the 1% that admits it), so a period wandering
+    /// near the edge of the 1% does not switch the lattice on and off frame
+    /// by frame; "no lattice" holds only for the exact period it was found
+    /// for. `(1, 0)`, an empty band: nothing found yet.
     band: (u64, u64),
     lattice: Option<Lattice>,
+    /// Frames in a row the period has had a lattice.
+    held: u32,
+    /// Refreshes counted and not yet banked (at most [`SLACK`] between
+    /// frames).
+    owed: u64,
+    /// What one owed refresh is worth, in accumulator units.
+    owed_unit: i128,
+    /// Whether two frames have landed on one refresh while snapping: the
+    /// display's queue absorbs late frames, and [`SLACK`] is taken.
+    queued: bool,
+    /// Whether the previous frame was snapped, and whether the bank has
+    /// been put back at the plain phase since.
+    stance: Stance,
+    /// The snap of a steady frame, known in advance: see [`Steady`].
+    steady: Option<Steady>,
+    /// Whether time passed since the previous observed frame that the bank
+    /// was given otherwise (hidden frames) or not at all (a resync): the
+    /// next frame is learned but not snapped.
+    gap: bool,
 }
 
 impl Snapper {
     /// Nothing learned.
     pub(crate) const fn new() -> Snapper {
         Snapper {
-            estimator: RefreshEstimator::new(),
+            display: DisplayModel::new(),
             band: (1, 0),
             lattice: None,
+            held: 0,
+            owed: 0,
+            owed_unit: 0,
+            queued: false,
+            stance: Stance::Plain,
+            steady: None,
+            gap: false,
         }
     }
 
-    /// Learns `raw` as a display refresh, then snaps it: if the display is
-    /// steady and `raw` lies within `tolerance` of `k ≥ 1` whole periods,
-    /// the delta becomes exactly `k` periods (`k` lattice refreshes when the
-    /// period has a lattice). While `paused`, the delta is learned but not
-    /// snapped, so the bank, and the alpha, stay where they were.
+    /// Observes the frame at `now` and, if `pacing` snaps and the display
+    /// model follows a lattice it trusts, snaps the frame to the refreshes
+    /// it spans. While `paused`, the frame is learned but not snapped, so
+    /// the bank, and the alpha, stay where they were. When locked pacing
+    /// stands down, the bank goes back to the plain phase (see
+    /// [`realign`](Snapper::realign)) if `standing` gives the planner's bank
+    /// and the sum of its phase shifts (it gives none at a speed other than
+    /// normal: a scaled move back could take more than the bank holds).
+    ///
+    /// A steady frame's snap is known in advance: the model checks, as it
+    /// follows the frame, that nothing has moved out of its bounds (nothing
+    /// is owed and no gap is marked while one is kept). Every other frame
+    /// goes by the general rule, [`snap_any`](Snapper::snap_any).
+    #[allow(
+        clippy::inline_always,
+        reason = "on every frame of locked pacing, the default; see bench/README.md"
+    )]
+    #[inline(always)]
     pub(crate) fn snap(
         &mut self,
+        now: Timestamp,
         raw: Nanos,
-        tolerance: Nanos,
+        pacing: Pacing,
+        timestep: Timestep,
+        paused: bool,
+        standing: impl FnOnce() -> Option<(u64, i128)>,
+    ) -> Option<Snap> {
+        let refreshes = match &self.steady {
+            Some(steady) if !paused => {
+                let (refreshes, kept) = self
+                    .display
+                    .observe_then(now, |period, spread| steady.admits(period, spread));
+                if kept {
+                    self.held = self.held.saturating_add(1);
+                    return Some(steady.snap);
+                }
+                refreshes
+            }
+            _ => self.display.observe(now),
+        };
+        let snap = self.snap_any(refreshes, raw, pacing, timestep, paused);
+        match standing() {
+            Some((bank, shift_total)) if snap.is_none() && pacing.needs_lattice() => {
+                self.realign(raw, bank, shift_total, timestep)
+            }
+            _ => snap,
+        }
+    }
+
+    /// [`snap`](Snapper::snap) of any frame but a steady one, once the
+    /// display model has counted its `refreshes`.
+    #[inline(never)]
+    fn snap_any(
+        &mut self,
+        refreshes: Option<u64>,
+        raw: Nanos,
+        pacing: Pacing,
         timestep: Timestep,
         paused: bool,
     ) -> Option<Snap> {
-        self.estimator.observe(raw);
-        if paused || raw == Nanos::ZERO {
+        self.steady = None;
+        let gap = core::mem::take(&mut self.gap);
+        if gap {
+            // What was owed before a gap is forgiven with the gap.
+            self.owed = 0;
+        }
+        let snap = match refreshes {
+            Some(refreshes) if pacing.is_snapped() && !paused && !gap => {
+                self.snap_refreshes(refreshes, pacing, timestep)
+            }
+            _ => None,
+        };
+        let was_snapping = self.stance == Stance::Snapping;
+        if snap.is_some() {
+            self.stance = Stance::Snapping;
+            return snap;
+        }
+        if was_snapping {
+            self.stance = Stance::StoodDown;
+        }
+        // Snapped pacing stands down: the refresh still owed is banked now,
+        // so game time keeps to the wall. (Locked pacing puts its bank back
+        // at the plain phase instead; see `realign`.)
+        if was_snapping && self.owed > 0 && !pacing.needs_lattice() && !paused {
+            let owed = i128::from(core::mem::take(&mut self.owed));
+            let units = i128::try_from(timestep.nanos_to_units(raw)).unwrap_or(i128::MAX)
+                + owed * self.owed_unit;
+            return Snap::of(units, None);
+        }
+        None
+    }
+
+    /// The first frame locked pacing does not snap after frames it did:
+    /// the frame's delta, with the bank moved back to the phase the plain
+    /// accumulator would have (where every phase shift so far,
+    /// `shift_total`, sums to a whole number of steps). The frame then runs
+    /// the steps pacing off would run, and from there on, while locked
+    /// pacing stands down, it plans exactly as pacing off does.
+    #[cold]
+    fn realign(
+        &mut self,
+        raw: Nanos,
+        bank: u64,
+        shift_total: i128,
+        timestep: Timestep,
+    ) -> Option<Snap> {
+        if core::mem::replace(&mut self.stance, Stance::Plain) == Stance::Plain {
             return None;
         }
-        let reference = self.estimator.steady_reference(tolerance)?;
-        // With a lattice, the reference only has to say how many refreshes
-        // the delta spans: the lattice fixes what a refresh is worth.
-        // Without one, a snapped frame is k periods as the window measures
-        // them, the finest estimate there is (the reference holds still for
-        // a block, and k of it would drift from the wall until the block
-        // closes), and the delta is tested against that same period, so no
-        // frame moves by more than the tolerance.
-        let lattice = self.lattice_for(reference, timestep);
-        let period = match lattice {
-            Some(_) => reference,
-            None => self.estimator.period().unwrap_or(reference),
-        };
-        let (d, p) = (raw.as_nanos(), period.as_nanos());
-        // The nearest whole number of periods; a delta of about one period,
-        // the usual frame, needs no division.
-        let k = if (p - p / 2..2 * p - p / 2).contains(&d) {
-            1
+        let per_step = i128::from(timestep.units_per_step());
+        let bank = i128::from(bank);
+        let to_plain = (bank - shift_total).rem_euclid(per_step) - bank;
+        // The bank never goes below zero: `bank + raw + to_plain` is the
+        // plain phase plus the delta.
+        let units = i128::try_from(timestep.nanos_to_units(raw)).unwrap_or(i128::MAX) + to_plain;
+        let snap = Snap::of(units, None);
+        if snap.is_none() {
+            // A delta too long to carry the move: the next frame makes it.
+            self.stance = Stance::StoodDown;
+        }
+        snap
+    }
+
+    /// Marks a gap since the previous observed frame: the time of hidden
+    /// frames was banked as it was measured, and the time before a resync
+    /// is not the game's to bank, so the refreshes the next frame spans
+    /// are not banked again.
+    pub(crate) fn mark_gap(&mut self) {
+        self.gap = true;
+        self.steady = None;
+    }
+
+    #[inline]
+    fn snap_refreshes(
+        &mut self,
+        refreshes: u64,
+        pacing: Pacing,
+        timestep: Timestep,
+    ) -> Option<Snap> {
+        let period_fixed = self.display.period_fixed()?;
+        let period = Nanos::from_nanos(period_fixed >> 16);
+        let lattice = self.lattice_for(period, timestep);
+        self.held = if lattice.is_some() {
+            self.held.saturating_add(1)
         } else {
-            (d + p / 2) / p
+            0
         };
-        if k == 0 || d.abs_diff(k.saturating_mul(p)) > tolerance.as_nanos() {
+        if pacing.needs_lattice() && !lattice.is_some_and(Lattice::is_whole) {
             return None;
         }
-        let units = match lattice {
-            Some(lattice) => u128::from(k) * u128::from(lattice.per_refresh),
-            None => u128::from(k) * timestep.nanos_to_units(period),
+        let spread = self.display.spread()?;
+        let steady = if let Some(tolerance) = pacing.steadiness() {
+            spread <= tolerance
+        } else {
+            self.locked_trusts(spread, period, lattice, timestep)?
         };
-        Some(Snap { units, lattice })
+        if !steady {
+            return None;
+        }
+
+        if self.stance != Stance::Snapping {
+            self.owed = 0;
+        }
+
+        // The slack is assumed once the stamps have shown a queue absorbing
+        // a late frame: a frame on the refresh of the one before it.
+        self.queued |= refreshes == 0;
+        let slack = if self.queued { SLACK } else { 0 };
+        let owed = self.owed.saturating_add(refreshes);
+        let banked = if owed == 0 {
+            0
+        } else {
+            owed.saturating_sub(slack).max(1)
+        };
+        self.owed = owed - banked;
+        self.owed_unit = if let Some(lattice) = lattice {
+            i128::from(lattice.per_refresh.get())
+        } else {
+            // The period to its 2⁻¹⁶ ns: k of them do not drift from the wall.
+            let per_refresh =
+                (u128::from(period_fixed) * u128::from(timestep.units_per_nanosecond())) >> 16;
+            i128::try_from(per_refresh).unwrap_or(i128::MAX)
+        };
+        let units = i128::from(banked) * self.owed_unit;
+        let snap = Snap::of(units, lattice.map(|lattice| lattice.part))?;
+        self.steady = self.steady_after(snap, lattice, period, pacing, timestep);
+        Some(snap)
+    }
+
+    /// Whether locked pacing trusts the lattice: very clean stamps on the
+    /// first lattice found (if its period has fit the step ever since: a
+    /// display found at the start), or on a lattice that has held sixteen
+    /// frames; or stamps within a sixth of a period once the lattice has
+    /// settled, held and sits within 0.5% of the step's. A lattice found
+    /// again after one was lost, or one a long-held period drifts into (a
+    /// game running near, not at, the display's rate), waits like any other.
+    fn locked_trusts(
+        &self,
+        spread: Nanos,
+        period: Nanos,
+        lattice: Option<Lattice>,
+        timestep: Timestep,
+    ) -> Option<bool> {
+        let (spread, period_nanos) = (spread.as_nanos(), period.as_nanos());
+        let clean = spread * CLEAN_SPREAD_DIVISOR <= period_nanos && self.first_or_held()?;
+        Some(
+            clean
+                || (spread * LOCKED_SPREAD_DIVISOR <= period_nanos
+                    && self.settled(period, lattice, timestep)?),
+        )
+    }
+
+    /// Whether the lattice is the first found and has fit the step since,
+    /// or has fit it for sixteen frames.
+    fn first_or_held(&self) -> Option<bool> {
+        let age = self.display.age()?;
+        let first = self.display.is_first_lattice() && self.held > age;
+        Some(first || self.held >= 16)
+    }
+
+    /// Whether the lattice has settled (sixteen frames since the lock or
+    /// the last stall), has fit the step for sixteen frames, and its period
+    /// sits within 0.5% of the step's lattice.
+    fn settled(&self, period: Nanos, lattice: Option<Lattice>, timestep: Timestep) -> Option<bool> {
+        let age = self.display.age()?;
+        Some(
+            age >= 16
+                && self.held >= 16
+                && lattice.is_some_and(|lattice| lattice.is_close(period, timestep)),
+        )
+    }
+
+    /// After a snapped frame: the snap every following frame of one
+    /// refresh will make, and what must hold for it, while nothing else
+    /// changes (nothing owed, the same lattice, the spread within bounds).
+    fn steady_after(
+        &self,
+        snap: Snap,
+        lattice: Option<Lattice>,
+        period: Nanos,
+        pacing: Pacing,
+        timestep: Timestep,
+    ) -> Option<Steady> {
+        let lattice = lattice?;
+        if self.owed != 0 || u64::try_from(snap.units).ok()? != lattice.per_refresh.get() {
+            return None;
+        }
+        let (band, most) = if let Some(tolerance) = pacing.steadiness() {
+            (self.band, tolerance.as_nanos())
+        } else if self.settled(period, Some(lattice), timestep)? {
+            let band = intersect(self.band, lattice.close_band(timestep));
+            (band, band.0 / LOCKED_SPREAD_DIVISOR)
+        } else if self.first_or_held()? {
+            (self.band, self.band.0 / CLEAN_SPREAD_DIVISOR)
+        } else {
+            return None;
+        };
+        let (least, longest) = band;
+        Some(Steady {
+            snap,
+            least,
+            width: longest.checked_sub(least)?,
+            most,
+        })
     }
 
     /// The lattice for `period`, found again only when the period leaves
     /// the band the last one was found for.
+    #[inline]
     fn lattice_for(&mut self, period: Nanos, timestep: Timestep) -> Option<Lattice> {
         let p = period.as_nanos();
         let (lo, hi) = self.band;
         if lo <= p && p <= hi {
             return self.lattice;
         }
+        self.find_lattice(period, timestep)
+    }
+
+    /// The lattice for a period outside the band: found again.
+    #[cold]
+    fn find_lattice(&mut self, period: Nanos, timestep: Timestep) -> Option<Lattice> {
+        let p = period.as_nanos();
         self.lattice = Lattice::find(period, timestep);
         let slack = if self.lattice.is_some() { p / 200 } else { 0 };
         self.band = (p - slack, p + slack);

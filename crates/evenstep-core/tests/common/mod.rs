@@ -91,11 +91,13 @@ pub fn speed() -> impl Strategy<Value = Speed> {
     ]
 }
 
-/// Any pacing: off, centred, or snapped with a tolerance from 1 µs to 50 ms.
+/// Any pacing: off, centred, locked, or snapped with a tolerance from 1 µs
+/// to 50 ms.
 pub fn pacing() -> impl Strategy<Value = Pacing> {
     prop_oneof![
         Just(Pacing::OFF),
         Just(Pacing::CENTRED),
+        Just(Pacing::LOCKED),
         (1_u64..=50_000).prop_map(|us| Pacing::snapped(Duration::from_micros(us)).unwrap()),
     ]
 }
@@ -145,6 +147,50 @@ pub fn ops(max_len: usize) -> impl Strategy<Value = Vec<Op>> {
         1 => render_cap().prop_map(Op::Cap),
     ];
     prop::collection::vec(op, 1..max_len)
+}
+
+/// A display-like sequence, for the pacings that learn the display: runs of
+/// 8 to 160 frames a refresh apart (60, 59.95, 59.94, 120, 144 or 30 Hz),
+/// each stamp early or late by up to 3 ms, with now and then a missed
+/// refresh, two frames on one refresh or a stall, and between the runs a few
+/// of the hostile operations of [`ops`]: so locked and snapped pacing find a
+/// lattice, snap, keep a steady snap, stand down and put the bank back.
+pub fn display_ops(runs: usize) -> impl Strategy<Value = Vec<Op>> {
+    let period = prop_oneof![
+        Just(16_666_667_u64),
+        Just(16_680_567),
+        Just(16_683_350),
+        Just(8_333_333),
+        Just(6_944_444),
+        Just(33_333_333),
+    ];
+    let run = (period, 0_u64..=3_000_000, 8_usize..160, any::<u64>()).prop_map(
+        |(period, jitter, frames, seed)| {
+            let mut rng = SplitMix(seed);
+            let period = i64::try_from(period).expect("a period");
+            let mut previous = 0_i64;
+            let mut lattice = 0_i64;
+            let mut run = Vec::with_capacity(frames);
+            for _ in 0..frames {
+                let refreshes = match rng.below(100) {
+                    0..=2 => 2,
+                    3..=4 => 0,
+                    5 => 5 + rng.below(25),
+                    _ => 1,
+                };
+                lattice += period * i64::try_from(refreshes).expect("a few");
+                let stamp = lattice + rng.jitter(jitter);
+                run.push(Op::Forward(u64::try_from(stamp - previous).unwrap_or(0)));
+                previous = previous.max(stamp);
+            }
+            run
+        },
+    );
+    prop::collection::vec((run, ops(4)), 1..runs).prop_map(|runs| {
+        runs.into_iter()
+            .flat_map(|(run, between)| run.into_iter().chain(between))
+            .collect()
+    })
 }
 
 /// `SplitMix64`: a tiny, fixed, portable generator, so generated traces are

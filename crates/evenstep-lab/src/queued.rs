@@ -1,0 +1,219 @@
+//! Synthetic captures that look like real present times: a game behind a
+//! vsync queue. The display refreshes on an exact lattice; the game calls
+//! Present after its own render work, which is noisy, now and then slow,
+//! rarely very slow; Present blocks while the queue is full, so the game's
+//! next frame starts on a refresh; each frame reaches the screen on the
+//! first refresh after it is ready, one frame a refresh. The stamps a game
+//! reads (the present times) then swing by milliseconds around the period
+//! while the screen shows one frame a refresh, and when the queue drains or
+//! changes depth, present gaps and display gaps span different numbers of
+//! refreshes. Every capture is both columns, so it is judged by what the
+//! player saw.
+
+use core::fmt::Write as _;
+
+use crate::{Rate, Refresh, SplitMix64, Trace};
+
+/// Where the first refresh lands, in ns.
+const START_NANOS: u64 = 1_000_000_000;
+
+/// A game presenting through a vsync queue, described.
+///
+/// Each frame's render work is `render_us` plus noise (the mean of four
+/// uniform draws in ±`noise_us`, a bell), plus with probability
+/// `slow_per_mille`/1000 an extra `slow_us` range (a slow frame), or with
+/// `stall_per_mille`/1000 an extra `stall_us` range (a hitch). The GPU
+/// finishes a frame `gpu_us` after Present. Present returns once fewer than
+/// `depth` frames wait for the screen; the depth is drawn again from
+/// `depths` with probability `depth_change_per_mille`/1000 a frame.
+///
+/// # Examples
+///
+/// ```
+/// use evenstep_lab::{Queued, Rate};
+///
+/// let trace = Queued::new("59.95".parse::<Rate>()?).frames(600).seed(4).generate();
+/// assert_eq!(trace.len(), 600);
+/// let shown = trace.display().unwrap();
+/// assert!(shown.iter().all(Option::is_some)); // vsync: every frame is shown
+/// # Ok::<(), evenstep_lab::RateError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Queued {
+    rate: Rate,
+    frames: usize,
+    seed: u64,
+    render_us: u64,
+    noise_us: u64,
+    slow_per_mille: u64,
+    slow_us: (u64, u64),
+    stall_per_mille: u64,
+    stall_us: (u64, u64),
+    gpu_us: u64,
+    depths: Vec<u64>,
+    depth_change_per_mille: u64,
+}
+
+impl Queued {
+    /// 10,000 frames on a display at `rate`: 5 ms of render work ±0.6 ms,
+    /// 4% of frames 2–8 ms slower, 0.5% 10–35 ms slower, 2 ms on the GPU, a
+    /// queue two frames deep that never changes, seed 1.
+    pub fn new(rate: Rate) -> Queued {
+        Queued {
+            rate,
+            frames: 10_000,
+            seed: 1,
+            render_us: 5_000,
+            noise_us: 1_200,
+            slow_per_mille: 40,
+            slow_us: (2_000, 8_000),
+            stall_per_mille: 5,
+            stall_us: (10_000, 35_000),
+            gpu_us: 2_000,
+            depths: vec![2],
+            depth_change_per_mille: 0,
+        }
+    }
+
+    /// The number of frames.
+    #[must_use = "builder methods return the changed description"]
+    pub fn frames(mut self, frames: usize) -> Queued {
+        self.frames = frames;
+        self
+    }
+
+    /// The seed of every random choice.
+    #[must_use = "builder methods return the changed description"]
+    pub fn seed(mut self, seed: u64) -> Queued {
+        self.seed = seed;
+        self
+    }
+
+    /// Render work of `render_us` ± `noise_us` (a bell, bounded).
+    #[must_use = "builder methods return the changed description"]
+    pub fn render(mut self, render_us: u64, noise_us: u64) -> Queued {
+        self.render_us = render_us;
+        self.noise_us = noise_us;
+        self
+    }
+
+    /// Slow frames: `per_mille` of them take `min_us` to `max_us` longer.
+    #[must_use = "builder methods return the changed description"]
+    pub fn slow(mut self, per_mille: u64, min_us: u64, max_us: u64) -> Queued {
+        self.slow_per_mille = per_mille;
+        self.slow_us = (min_us, max_us.max(min_us));
+        self
+    }
+
+    /// Hitches: `per_mille` of frames take `min_us` to `max_us` longer.
+    #[must_use = "builder methods return the changed description"]
+    pub fn stalls(mut self, per_mille: u64, min_us: u64, max_us: u64) -> Queued {
+        self.stall_per_mille = per_mille;
+        self.stall_us = (min_us, max_us.max(min_us));
+        self
+    }
+
+    /// The queue's depth (frames Present lets wait for the screen), drawn
+    /// from `depths` again with probability `change_per_mille`/1000 a
+    /// frame. The first depth is the starting one.
+    #[must_use = "builder methods return the changed description"]
+    pub fn queue(mut self, depths: &[u64], change_per_mille: u64) -> Queued {
+        let depths: Vec<u64> = depths.iter().map(|&d| d.max(1)).collect();
+        self.depths = if depths.is_empty() { vec![2] } else { depths };
+        self.depth_change_per_mille = change_per_mille;
+        self
+    }
+
+    /// The capture's name, such as `59.95 Hz vsync, queue 1–3`.
+    pub fn name(&self) -> String {
+        let mut name = format!("{} vsync", self.rate);
+        let (low, high) = (
+            self.depths.iter().min().copied().unwrap_or(2),
+            self.depths.iter().max().copied().unwrap_or(2),
+        );
+        if low == high {
+            let _ = write!(name, ", queue {low}");
+        } else {
+            let _ = write!(name, ", queue {low}–{high}");
+        }
+        if self.noise_us >= 2_000 {
+            // Tenths of a millisecond, formatted as tenths of a per cent.
+            let _ = write!(
+                name,
+                ", render ±{} ms",
+                format_per_mille(self.noise_us / 100)
+            );
+        }
+        let _ = write!(name, ", {}% slow", format_per_mille(self.slow_per_mille));
+        if self.stall_per_mille > 0 {
+            let _ = write!(
+                name,
+                ", {}% hitches",
+                format_per_mille(self.stall_per_mille)
+            );
+        }
+        name
+    }
+
+    /// Generates the capture: present times as the stamps, display times
+    /// beside them, on a fixed display at the rate given.
+    pub fn generate(&self) -> Trace {
+        let mut rng = SplitMix64::new(self.seed);
+        let rate = self.rate;
+        let refresh = |k: u64| START_NANOS + rate.refresh_at(k);
+        let mut stamps = Vec::with_capacity(self.frames);
+        let mut display: Vec<Option<u64>> = Vec::with_capacity(self.frames);
+        let mut shown_at: Vec<u64> = Vec::with_capacity(self.frames);
+        let mut depth = self.depths[0];
+        let mut start = START_NANOS;
+        let mut last_refresh: Option<u64> = None;
+        for i in 0..self.frames {
+            if self.depth_change_per_mille > 0 && rng.below(1_000) < self.depth_change_per_mille {
+                depth = self.depths[rng.below(self.depths.len() as u64) as usize];
+            }
+            let noise = (0..4)
+                .map(|_| rng.symmetric(self.noise_us * 1_000))
+                .sum::<i64>()
+                / 4;
+            let mut work = (self.render_us * 1_000)
+                .saturating_add_signed(noise)
+                .max(500_000);
+            let roll = rng.below(1_000);
+            if roll < self.stall_per_mille {
+                work += between(&mut rng, self.stall_us) * 1_000;
+            } else if roll < self.stall_per_mille + self.slow_per_mille {
+                work += between(&mut rng, self.slow_us) * 1_000;
+            }
+            let present = start + work;
+            let ready = present + self.gpu_us * 1_000;
+            // The first refresh at or after the frame is ready, and after
+            // the previous frame's.
+            let mut k = rate.first_tick_at_or_after(ready - START_NANOS);
+            if let Some(last) = last_refresh {
+                k = k.max(last + 1);
+            }
+            last_refresh = Some(k);
+            let shown = refresh(k);
+            stamps.push(present);
+            display.push(Some(shown));
+            shown_at.push(shown);
+            // Present returns once fewer than `depth` frames wait: when the
+            // frame `depth - 1` before this one has reached the screen.
+            let blocker = i.checked_sub(usize::try_from(depth).unwrap_or(1) - 1);
+            start = blocker.map_or(present, |j| present.max(shown_at[j]));
+        }
+        Trace::new(self.name(), stamps, Refresh::Fixed(rate)).with_display(display)
+    }
+}
+
+fn between(rng: &mut SplitMix64, (low, high): (u64, u64)) -> u64 {
+    low + rng.below(high - low + 1)
+}
+
+fn format_per_mille(per_mille: u64) -> String {
+    if per_mille % 10 == 0 {
+        (per_mille / 10).to_string()
+    } else {
+        format!("{}.{}", per_mille / 10, per_mille % 10)
+    }
+}
