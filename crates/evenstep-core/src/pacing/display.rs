@@ -346,69 +346,36 @@ impl DisplayModel {
     fn find(&self, now: Timestamp) -> Option<(Lock, u64)> {
         let (deltas, count) = self.window();
         let deltas = &deltas[..count];
-        let mut sorted = [0_u32; WINDOW];
-        sorted[..count].copy_from_slice(deltas);
-        sorted[..count].sort_unstable();
-        let mut period = u64::from(sorted[count / 2]);
-        // Count each delta in whole periods, and take the span over the
-        // count; twice, since a median of jittered deltas can be far off.
-        for _ in 0..2 {
-            let mut span = 0_u64;
-            let mut refreshes = 0_u64;
-            for &delta in deltas {
-                span += u64::from(delta);
-                refreshes += refreshes_in(u64::from(delta), period)?;
-            }
-            period = span / refreshes;
-        }
-        // A straight line through (refresh number, stamp), both from the
-        // window's first stamp.
-        let points = count as i128 + 1;
-        let (mut x, mut y) = (0_i128, 0_i128);
-        let (mut sx, mut sy, mut sxx, mut sxy) = (0_i128, 0_i128, 0_i128, 0_i128);
-        let mut single = 0;
-        for &delta in deltas {
-            let refreshes = refreshes_in(u64::from(delta), period)?;
-            single += usize::from(refreshes == 1);
-            x += i128::from(refreshes);
-            y += i128::from(delta);
-            sx += x;
-            sy += y;
-            sxx += x * x;
-            sxy += x * y;
-        }
-        // Most frames of a display's rhythm span one refresh of it; deltas
-        // that mix one and two of some period are no rhythm.
-        let spread_x = points * sxx - sx * sx;
-        if spread_x <= 0 || single * 4 < count * 3 {
-            return None;
-        }
-        // Slope and offset in 2⁻¹⁶ ns.
-        let slope = ((points * sxy - sx * sy) << FRACTION_BITS) / spread_x;
-        let offset = ((sy << FRACTION_BITS) - slope * sx) / points;
-        if slope <= 0 {
-            return None;
-        }
-        // The stamps' distances from the fitted line, in ns.
+        // A rough period counts each delta in whole refreshes; the line
+        // through the stamps, counted so, gives the period to 2⁻¹⁶ ns and
+        // the phase.
+        let rough = rough_period(deltas)?;
+        let line = Line::through(deltas, rough)?;
         let mut distances = [0_u64; WINDOW + 1];
-        distances[0] = nanos_of(offset);
-        let (mut x, mut y) = (0_i128, 0_i128);
-        for (slot, &delta) in distances[1..].iter_mut().zip(deltas) {
-            x += i128::from(refreshes_in(u64::from(delta), period)?);
-            y += i128::from(delta);
-            *slot = nanos_of((y << FRACTION_BITS) - offset - slope * x);
-        }
-        let distances = &mut distances[..=count];
-        let period = u64::try_from(slope).ok()?;
-        let period_nanos = period >> FRACTION_BITS;
-        // A short window is trusted only for the first lattice, and only
-        // when all of it fits very closely: a few deltas of a display with
-        // no rhythm can fit a lattice by chance, and a display that lost its
-        // rhythm once has to show a whole window of it again. A whole
-        // window is judged by its closest three quarters, so that a few
-        // late frames do not hide a rhythm, while the deltas of a display
-        // that keeps none scatter too widely.
-        let (kept, divisor) = match (count < WINDOW, self.lost_one) {
+        line.distances(deltas, rough, &mut distances)?;
+        let period = u64::try_from(line.slope).ok()?;
+        // The lattice is taken only when the stamps sit close to its points.
+        let spread = self.window_spread(&mut distances[..=count], period >> FRACTION_BITS)?;
+        let lock = Lock::on_line(&line, period, spread, now)?;
+        let latest = refreshes_in(u64::from(deltas[count - 1]), period >> FRACTION_BITS)?;
+        Some((lock, latest))
+    }
+
+    /// The average distance, in ns, of the window's stamps from the fitted
+    /// line (`distances`, one per stamp), if it is close enough for a
+    /// period of `period_nanos` to be taken.
+    ///
+    /// A short window is trusted only for the first lattice, and only when
+    /// all of it fits very closely: a few deltas of a display with no
+    /// rhythm can fit a lattice by chance, and a display that lost its
+    /// rhythm once has to show a whole window of it again. A whole window
+    /// is judged by its closest three quarters, so that a few late frames
+    /// do not hide a rhythm, while the deltas of a display that keeps none
+    /// scatter too widely.
+    fn window_spread(&self, distances: &mut [u64], period_nanos: u64) -> Option<u64> {
+        // One stamp more than deltas: the window's first.
+        let short = distances.len() - 1 < WINDOW;
+        let (kept, divisor) = match (short, self.lost_one) {
             (false, _) => (distances.len() * 3 / 4, LOCK_DIVISOR),
             (true, false) => (distances.len(), CLOSE_DIVISOR),
             (true, true) => return None,
@@ -418,26 +385,7 @@ impl DisplayModel {
         if spread * divisor > period_nanos {
             return None;
         }
-        // The latest stamp's point, measured from the latest stamp itself.
-        let to_point = offset + slope * x - (y << FRACTION_BITS);
-        let origin = Timestamp::from_nanos(now.as_nanos().saturating_sub(Lock::ORIGIN_LEAD));
-        let lead = now.saturating_since(origin).as_nanos();
-        let point = (i128::from(lead) << FRACTION_BITS) + to_point;
-        let lock = Lock {
-            period: as_signed(period),
-            point: i64::try_from(point).ok()?,
-            origin,
-            spread,
-            age: 0,
-            coarse: 0,
-            // A fresh lattice starts under suspicion: a few stamps of a
-            // display with no rhythm can fit one, and the next few stray.
-            strays: STRAYS_ONE / 4,
-            baseline: i64::try_from(point).ok()?,
-            since: 0,
-        };
-        let latest = refreshes_in(u64::from(deltas[count - 1]), period >> FRACTION_BITS)?;
-        Some((lock, latest))
+        Some(spread)
     }
 }
 
@@ -452,6 +400,31 @@ impl Lock {
     /// point never goes behind it, near enough that a point fits 64 bits
     /// with its fraction for hours.
     const ORIGIN_LEAD: u64 = 1_000_000_000;
+
+    /// A fresh lattice on `line` (its slope `period`, in 2⁻¹⁶ ns), with
+    /// the window's `spread`, its latest point the one `now` was counted
+    /// on and its origin `ORIGIN_LEAD` before `now`.
+    fn on_line(line: &Line, period: u64, spread: u64, now: Timestamp) -> Option<Lock> {
+        // The latest stamp's point, measured from the latest stamp itself.
+        let (x, y) = line.latest;
+        let to_point = line.offset + line.slope * x - (y << FRACTION_BITS);
+        let origin = Timestamp::from_nanos(now.as_nanos().saturating_sub(Lock::ORIGIN_LEAD));
+        let lead = now.saturating_since(origin).as_nanos();
+        let point = (i128::from(lead) << FRACTION_BITS) + to_point;
+        Some(Lock {
+            period: as_signed(period),
+            point: i64::try_from(point).ok()?,
+            origin,
+            spread,
+            age: 0,
+            coarse: 0,
+            // A fresh lattice starts under suspicion: a few stamps of a
+            // display with no rhythm can fit one, and the next few stray.
+            strays: STRAYS_ONE / 4,
+            baseline: i64::try_from(point).ok()?,
+            since: 0,
+        })
+    }
 
     /// Counts the stamp `now` on its nearest lattice point, moves the phase
     /// and the period toward it, and returns the refreshes since the
@@ -522,50 +495,71 @@ impl Lock {
     /// refreshes since the previous point: the general rule.
     #[cold]
     fn follow_any(&mut self, stamp: i64) -> u64 {
+        // The frame is judged on the period it arrived on, before it moves.
+        let period_nanos = self.period.unsigned_abs() >> FRACTION_BITS;
+        let (refreshes, nearest) = self.nearest_point(stamp);
+        let distance = stamp - nearest;
+        self.pull(nearest, distance, refreshes, period_nanos);
+        self.weigh(distance, period_nanos);
+        let refreshes = refreshes.unsigned_abs();
+        self.count_refreshes(refreshes, period_nanos);
+        self.coarse = if refreshes >= 2 { self.coarse + 1 } else { 0 };
+        refreshes
+    }
+
+    /// The lattice point `stamp` counts on, and the refreshes from the
+    /// previous point to it.
+    ///
+    /// A stamp counts on the point after the previous one from a quarter
+    /// period before it to three quarters after: frames are held back by
+    /// the display and come late, rarely early, so a stamp late by more
+    /// than half a period has usually still made its refresh. One further
+    /// back counts on the previous point; the usual frame, one refresh,
+    /// needs no division.
+    fn nearest_point(&self, stamp: i64) -> (i64, i64) {
         let (point, period) = (self.point, self.period);
-        // A stamp within half a period of the point after the previous one,
-        // the usual frame, counts one refresh and needs no division. One
-        // further back counts on the previous point.
-        // A stamp counts on the point after the previous one from a quarter
-        // period before it to three quarters after: frames are held back
-        // by the display and come late, rarely early, so a stamp late by
-        // more than half a period has usually still made its refresh. One
-        // further back counts on the previous point.
         let quarter = period / 4;
         let late = stamp - point - period;
-        let (refreshes, nearest) = if -quarter <= late && late < period - quarter {
+        if -quarter <= late && late < period - quarter {
             (1, point + period)
         } else if late < -quarter {
             (0, point)
         } else {
             let refreshes = (stamp - point + quarter) / period;
             (refreshes, point + refreshes * period)
-        };
-        let distance = stamp - nearest;
-        let period_nanos = self.period.unsigned_abs() >> FRACTION_BITS;
-        // One outlier is heard, not obeyed.
+        }
+    }
+
+    /// Moves the phase to `nearest` plus an eighth of the stamp's
+    /// `distance` from it, and the period by 1/512 of the distance per
+    /// refresh (a quarter and 1/32 while the lattice settles). One outlier
+    /// is heard, not obeyed: a distance counts at most three times the
+    /// spread plus a sixteenth of a period.
+    fn pull(&mut self, nearest: i64, distance: i64, refreshes: i64, period_nanos: u64) {
         let limit = as_signed((3 * self.spread + period_nanos / 16) << FRACTION_BITS);
         let heard = distance.clamp(-limit, limit);
-        // The phase moves by an eighth of the distance, the period by 1/512
-        // of it per refresh (a quarter and 1/32 while the lattice settles);
-        // a frame of one refresh, the usual one, needs no division.
         let (phase_nudge, period_nudge) = if self.age < SETTLING_FRAMES {
             (heard >> 2, heard >> 5)
         } else {
             (heard >> 3, heard >> 9)
         };
         self.point = nearest + phase_nudge;
+        // A frame of one refresh, the usual one, needs no division.
         let period_nudge = match refreshes {
             0 => 0,
             1 => period_nudge,
             _ => period_nudge / refreshes,
         };
-        self.period = (period + period_nudge).max(1 << FRACTION_BITS);
-        // The running average distance of the stamps within a quarter
-        // period of their points, over about sixteen frames, and the share
-        // of stamps further out: a slow frame now and then is a stray, not
-        // noise, while a game that has left the lattice, or a display that
-        // keeps none, strays half the time.
+        self.period = (self.period + period_nudge).max(1 << FRACTION_BITS);
+    }
+
+    /// Folds a stamp's `distance` from its point into the spread and the
+    /// share of strays, each over about sixteen frames. The spread keeps
+    /// only the stamps within a quarter period of their points: a slow
+    /// frame now and then is a stray, not noise, while a game that has
+    /// left the lattice, or a display that keeps none, strays half the
+    /// time.
+    fn weigh(&mut self, distance: i64, period_nanos: u64) {
         let nanos = distance.unsigned_abs() >> FRACTION_BITS;
         if nanos <= period_nanos / 4 {
             self.spread = (self.spread * 15 + nanos) / 16;
@@ -573,9 +567,13 @@ impl Lock {
         } else {
             self.strays = (self.strays * 15 + STRAYS_ONE) / 16;
         }
-        let refreshes = refreshes.unsigned_abs();
-        // A stall of several refreshes may be the game changing its pace:
-        // the lattice settles again before it is trusted as before.
+    }
+
+    /// Counts a frame of `refreshes` toward the lattice's age and toward
+    /// the baseline the period is measured over. A stall of several
+    /// refreshes may be the game changing its pace: the lattice settles
+    /// again before it is trusted as before.
+    fn count_refreshes(&mut self, refreshes: u64, period_nanos: u64) {
         let settling = self.age < SETTLING_FRAMES;
         let stall =
             refreshes > STALL_REFRESHES && refreshes.saturating_mul(period_nanos) > STALL_NANOS;
@@ -595,8 +593,6 @@ impl Lock {
                 self.measure_period();
             }
         }
-        self.coarse = if refreshes >= 2 { self.coarse + 1 } else { 0 };
-        refreshes
     }
 
     /// Whether the stamps have wandered too far from the lattice to keep it.
@@ -628,6 +624,93 @@ impl Lock {
         self.point -= moved;
         self.baseline -= moved;
         step
+    }
+}
+
+/// A first period for a window of deltas, in ns: the median delta, then the
+/// window's span over its count of whole periods, twice, since a median of
+/// jittered deltas can be far off. `None` if a delta spans more refreshes
+/// than a rhythm can show.
+fn rough_period(deltas: &[u32]) -> Option<u64> {
+    let mut sorted = [0_u32; WINDOW];
+    let sorted = &mut sorted[..deltas.len()];
+    sorted.copy_from_slice(deltas);
+    sorted.sort_unstable();
+    let mut period = u64::from(sorted[deltas.len() / 2]);
+    for _ in 0..2 {
+        let mut span = 0_u64;
+        let mut refreshes = 0_u64;
+        for &delta in deltas {
+            span += u64::from(delta);
+            refreshes += refreshes_in(u64::from(delta), period)?;
+        }
+        period = span / refreshes;
+    }
+    Some(period)
+}
+
+/// A straight line through a window's stamps against their refresh numbers,
+/// both counted from the window's first stamp: its slope is the period, its
+/// offset where the first stamp's lattice point sits.
+struct Line {
+    /// The period, in 2⁻¹⁶ ns per refresh: always positive.
+    slope: i128,
+    /// The first stamp's lattice point, in 2⁻¹⁶ ns after the stamp.
+    offset: i128,
+    /// The latest stamp: its refresh number, and its time in ns.
+    latest: (i128, i128),
+}
+
+impl Line {
+    /// The line fitted by least squares through the stamps of `deltas`,
+    /// each counted in whole refreshes of `period` ns, if the deltas keep
+    /// a rhythm: most frames of a display's rhythm span one refresh of it,
+    /// and deltas that mix one and two of some period are no rhythm.
+    fn through(deltas: &[u32], period: u64) -> Option<Line> {
+        let count = deltas.len();
+        let points = count as i128 + 1;
+        let (mut x, mut y) = (0_i128, 0_i128);
+        let (mut sx, mut sy, mut sxx, mut sxy) = (0_i128, 0_i128, 0_i128, 0_i128);
+        let mut single = 0;
+        for &delta in deltas {
+            let refreshes = refreshes_in(u64::from(delta), period)?;
+            single += usize::from(refreshes == 1);
+            x += i128::from(refreshes);
+            y += i128::from(delta);
+            sx += x;
+            sy += y;
+            sxx += x * x;
+            sxy += x * y;
+        }
+        let spread_x = points * sxx - sx * sx;
+        if spread_x <= 0 || single * 4 < count * 3 {
+            return None;
+        }
+        // Slope and offset in 2⁻¹⁶ ns.
+        let slope = ((points * sxy - sx * sy) << FRACTION_BITS) / spread_x;
+        let offset = ((sy << FRACTION_BITS) - slope * sx) / points;
+        if slope <= 0 {
+            return None;
+        }
+        Some(Line {
+            slope,
+            offset,
+            latest: (x, y),
+        })
+    }
+
+    /// Writes each stamp's distance from the line, in ns, into
+    /// `distances`: the window's first stamp, then one per delta, each
+    /// counted in whole refreshes of `period` ns as the line was fitted.
+    fn distances(&self, deltas: &[u32], period: u64, distances: &mut [u64]) -> Option<()> {
+        distances[0] = nanos_of(self.offset);
+        let (mut x, mut y) = (0_i128, 0_i128);
+        for (slot, &delta) in distances[1..].iter_mut().zip(deltas) {
+            x += i128::from(refreshes_in(u64::from(delta), period)?);
+            y += i128::from(delta);
+            *slot = nanos_of((y << FRACTION_BITS) - self.offset - self.slope * x);
+        }
+        Some(())
     }
 }
 
