@@ -104,28 +104,6 @@ struct Deposit {
 }
 
 impl FrameLoop {
-    /// A planner anchored at `start`, running at normal speed with locked
-    /// pacing: the bank starts empty, and frames snap to the display once
-    /// it keeps a steady rhythm (see [`Pacing`]).
-    pub const fn new(timestep: Timestep, budget: StepBudget, start: Timestamp) -> FrameLoop {
-        FrameLoop {
-            timestep,
-            budget,
-            speed: Speed::NORMAL,
-            pacing: Pacing::LOCKED,
-            render_cap: None,
-            last: start,
-            bank: 0,
-            carry: 0,
-            tick: 0,
-            epoch: SimEpoch::START,
-            queued: 0,
-            pending_shift: 0,
-            shift_total: 0,
-            snapper: Snapper::new(),
-        }
-    }
-
     /// Plans the frame at `now`: banks the time since the previous frame,
     /// scaled by the speed, and takes as many whole steps from the bank as the
     /// budget allows, plus any queued steps. Steps beyond the budget are

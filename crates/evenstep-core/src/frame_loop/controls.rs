@@ -1,7 +1,7 @@
-//! What a game sets on the planner (the pacing it starts with, and between
-//! frames the speed, the pacing, the budget, the render cap, queued steps,
-//! the anchor and the tick) and what it reads back. Every change takes
-//! effect from the next frame.
+//! How a planner is made, what a game sets on it (the pacing it starts with,
+//! and between frames the speed, the pacing, the budget, the render cap,
+//! queued steps, the step rate, the anchor and the tick) and what it reads
+//! back. Every change takes effect from the next frame.
 
 use core::num::NonZeroU32;
 
@@ -11,6 +11,28 @@ use crate::timestep::SimEpoch;
 use crate::{Alpha, Nanos, Pacing, RenderCap, Speed, StepBudget, Timestamp, Timestep};
 
 impl FrameLoop {
+    /// A planner anchored at `start`, running at normal speed with locked
+    /// pacing: the bank starts empty, and frames snap to the display once
+    /// it keeps a steady rhythm (see [`Pacing`]).
+    pub const fn new(timestep: Timestep, budget: StepBudget, start: Timestamp) -> FrameLoop {
+        FrameLoop {
+            timestep,
+            budget,
+            speed: Speed::NORMAL,
+            pacing: Pacing::LOCKED,
+            render_cap: None,
+            last: start,
+            bank: 0,
+            carry: 0,
+            tick: 0,
+            epoch: SimEpoch::START,
+            queued: 0,
+            pending_shift: 0,
+            shift_total: 0,
+            snapper: Snapper::new(),
+        }
+    }
+
     /// The same planner with `pacing` from the start: the bank starts empty
     /// for [`Pacing::OFF`] and at half a step otherwise.
     ///
