@@ -388,7 +388,9 @@ impl FrameLoop {
             return false;
         }
         // Frames are expected a refresh apart once the display is known.
-        let spacing = self.snapper.display.period().unwrap_or(plan.raw_delta());
+        let spacing = (self.snapper.display)
+            .period_or_hint()
+            .unwrap_or(plan.raw_delta());
         cap.admit(plan.raw_delta(), spacing) || plan.steps_queued() > 0
     }
 }

@@ -233,3 +233,43 @@ fn the_planner_reports_the_refresh_period_under_locked_and_snapped_pacing_only()
         assert_eq!(frames.refresh_period(), expected, "{pacing:?}");
     }
 }
+
+#[test]
+fn a_hinted_period_answers_until_the_model_measures_its_own() {
+    let mut display = DisplayModel::new();
+    display.set_period_hint(Some(Nanos::from_millis(7))); // a 144 Hz claim
+    assert_eq!(display.period(), None);
+    assert_eq!(display.period_or_hint(), Some(Nanos::from_millis(7)));
+    let stamps: Vec<u64> = (0..10).map(|k| refresh(k, PERIOD_60)).collect();
+    let _ = observe(&mut display, &stamps);
+    // Measured, the frames' own period wins over what the display said.
+    assert_eq!(display.period_or_hint(), Some(Nanos::from_nanos(PERIOD_60)));
+    display.reset();
+    assert_eq!(display.period_or_hint(), Some(Nanos::from_millis(7)));
+}
+
+#[test]
+fn a_wrong_hint_changes_nothing_the_frames_show() {
+    let stamps: Vec<u64> = (0..300).map(|k| refresh(k, PERIOD_60)).collect();
+    let mut unhinted = DisplayModel::new();
+    let mut wrong = DisplayModel::new();
+    wrong.set_period_hint(Some(Nanos::from_millis(7))); // a 144 Hz claim
+    assert_eq!(
+        observe(&mut unhinted, &stamps),
+        observe(&mut wrong, &stamps)
+    );
+    assert_eq!(period_of(&wrong), PERIOD_60);
+}
+
+#[test]
+fn the_planner_keeps_its_refresh_hint_across_a_reset_and_a_pacing_change_and_ignores_zero() {
+    let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO);
+    assert_eq!(frames.refresh_hint(), None);
+    frames.set_refresh_hint(Some(Nanos::from_nanos(PERIOD_60)));
+    frames.reset(Timestamp::ZERO);
+    frames.set_pacing(Pacing::OFF);
+    frames.set_pacing(Pacing::LOCKED);
+    assert_eq!(frames.refresh_hint(), Some(Nanos::from_nanos(PERIOD_60)));
+    frames.set_refresh_hint(Some(Nanos::ZERO));
+    assert_eq!(frames.refresh_hint(), None);
+}

@@ -12,7 +12,7 @@ use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow};
 use winit::window::Window;
 
-use crate::{Presentation, Refresh, Visibility};
+use crate::{Presentation, Refresh, RefreshSource, Visibility};
 
 /// The few things the driver asks of a window. Implemented for winit's
 /// [`Window`]; a test can implement it to drive the policy without a
@@ -310,6 +310,11 @@ impl<S> WindowDriver<S> {
         if self.options.refresh.is_none() {
             self.refresh = Refresh::from_millihertz(window.refresh_rate_millihertz());
         }
+        // What the monitor said of its rate seeds the loop's display model;
+        // the fallback is no word from the display, and says nothing.
+        let reported = self.refresh.source() == RefreshSource::Monitor;
+        let hint = reported.then(|| self.refresh.period().as_duration());
+        self.game_loop.set_refresh_hint(hint);
         if !self.attached {
             self.attached = true;
             self.game_loop.start();

@@ -110,6 +110,10 @@
 //! falls back to 60 Hz ([`Refresh::FALLBACK_MILLIHERTZ`]); a game that knows
 //! better passes [`WindowOptions::refresh`]. The rate paces paints of a
 //! surface without vsync and sets how long a missing redraw is waited for.
+//! A rate the monitor reported also seeds the loop's display model
+//! ([`Loop::set_refresh_hint`](evenstep::Loop::set_refresh_hint)): the render
+//! cap and the governor go by it until the model has measured the display
+//! from the frames' own timing; the fallback seeds nothing.
 //!
 //! The rate is read at `attach` only. winit sends no event when a window
 //! moves to another monitor or a monitor changes mode, so a window dragged

@@ -77,12 +77,29 @@ fn attaching_reads_the_monitor_refresh_and_asks_for_the_first_redraw() {
 }
 
 #[test]
+fn a_monitor_that_reports_its_rate_seeds_the_loops_display_model() {
+    let clock = ManualClock::new();
+    let window = FakeWindow {
+        refresh_mhz: Some(144_000),
+        ..FakeWindow::default()
+    };
+    let driver = attached(&clock, &window, WindowOptions::new());
+    assert_eq!(driver.refresh().source(), RefreshSource::Monitor);
+    assert_eq!(
+        driver.game_loop().planner().refresh_hint(),
+        Some(Nanos::from_nanos(6_944_444))
+    );
+}
+
+#[test]
 fn a_monitor_that_reports_no_refresh_rate_is_taken_as_60_hz() {
     let clock = ManualClock::new();
     let window = FakeWindow::default();
     let driver = attached(&clock, &window, WindowOptions::new());
     assert_eq!(driver.refresh(), Refresh::fallback());
     assert_eq!(driver.refresh().period(), Nanos::from_nanos(PERIOD_60));
+    // The fallback is no word from the display: the loop is told nothing.
+    assert_eq!(driver.game_loop().planner().refresh_hint(), None);
     assert_eq!(
         Refresh::from_millihertz(Some(999)).source(),
         RefreshSource::Fallback

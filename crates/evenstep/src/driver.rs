@@ -558,6 +558,16 @@ impl<S> Loop<S> {
         self.frames.set_pacing(pacing);
     }
 
+    /// Tells the loop the period the display says it refreshes at (a
+    /// monitor's reported rate; `None`: nothing said). Until the planner's
+    /// display model has measured a period of its own, the render cap and
+    /// the governor go by it (see [`FrameLoop::set_refresh_hint`]); a frame
+    /// source that knows its monitor's rate passes it here.
+    pub fn set_refresh_hint(&mut self, period: Option<Duration>) {
+        self.frames
+            .set_refresh_hint(period.map(Nanos::from_duration));
+    }
+
     /// Caps renders at `max_fps` a second of real time (`None`: render every
     /// paint pump). Steps, timers and jobs run on the pumps it skips.
     pub fn set_render_cap(&mut self, max_fps: Option<NonZeroU32>) {
@@ -629,7 +639,10 @@ impl<S> Loop<S> {
             return;
         };
         let divisor = governor.divisor();
-        governor.observe(plan, self.frames.refresh_period());
+        governor.observe(
+            plan,
+            self.frames.refresh_period().or(self.frames.refresh_hint()),
+        );
         if governor.divisor() != divisor {
             self.apply_render_cap();
         }

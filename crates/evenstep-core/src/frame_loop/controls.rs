@@ -48,7 +48,7 @@ impl FrameLoop {
     #[must_use = "`with_pacing` returns the configured planner"]
     pub fn with_pacing(mut self, pacing: Pacing) -> FrameLoop {
         if !pacing.learns() {
-            self.snapper = Snapper::new();
+            self.forget_display();
         }
         self.pacing = pacing;
         self.bank = self.start_bank();
@@ -88,7 +88,7 @@ impl FrameLoop {
         self.queued = 0;
         self.pending_shift = 0;
         self.shift_total = 0;
-        self.snapper = Snapper::new();
+        self.forget_display();
         if let Some(cap) = self.render_cap.as_mut() {
             *cap = cap.restarted();
         }
@@ -104,7 +104,7 @@ impl FrameLoop {
             self.bank = half;
         }
         if !pacing.learns() {
-            self.snapper = Snapper::new();
+            self.forget_display();
         }
         self.pacing = pacing;
     }
@@ -307,7 +307,7 @@ impl FrameLoop {
         self.shift_total = self
             .shift_total
             .wrapping_add(core::mem::take(&mut self.pending_shift));
-        self.snapper = Snapper::new();
+        self.forget_display();
         self.timestep = timestep;
     }
 
@@ -345,5 +345,28 @@ impl FrameLoop {
     /// from).
     pub const fn last_frame(&self) -> Timestamp {
         self.last
+    }
+
+    /// Forgets what pacing learned of the display, keeping what the display
+    /// said of itself (the period hint).
+    fn forget_display(&mut self) {
+        let hint = self.snapper.display.period_hint();
+        self.snapper = Snapper::new();
+        self.snapper.display.set_period_hint(hint);
+    }
+
+    /// Tells the planner the period the display says it refreshes at (a
+    /// monitor's reported rate; `None`: nothing said). The render cap spaces
+    /// frames by it until the display model has measured a period of its
+    /// own (see [`DisplayModel::set_period_hint`](crate::DisplayModel::set_period_hint)).
+    /// Kept across [`reset`](FrameLoop::reset) and pacing changes.
+    pub fn set_refresh_hint(&mut self, period: Option<Nanos>) {
+        self.snapper.display.set_period_hint(period);
+    }
+
+    /// The refresh period hint (see
+    /// [`set_refresh_hint`](FrameLoop::set_refresh_hint)).
+    pub const fn refresh_hint(&self) -> Option<Nanos> {
+        self.snapper.display.period_hint()
     }
 }
