@@ -249,6 +249,12 @@ impl<S> Timeline<S> {
     /// Advances the timeline to `to` and fires what fell due, each timer at
     /// most once. A `to` at or before the timeline's time fires nothing.
     ///
+    /// A timeline's time is how long it has run since it began (a span, so
+    /// a [`Nanos`]), as [`Loop::real_time`](crate::Loop::real_time) and
+    /// [`Loop::sim_time`](crate::Loop::sim_time) are: `to` is the span the
+    /// timeline has run once advanced, never a clock reading. To move it
+    /// on by a length, [`advance`](Timeline::advance) takes a `Duration`.
+    ///
     /// # Panics
     ///
     /// Only if a callback panics; the panic passes through. The timer whose
