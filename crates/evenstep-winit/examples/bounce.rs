@@ -12,6 +12,8 @@
 
 #[path = "support/bounce_window.rs"]
 mod bounce_window;
+#[path = "support/present.rs"]
+mod present;
 
 use bounce_window::BounceWindow;
 use evenstep_winit::{WindowDriver, WindowOptions, run};

@@ -12,6 +12,8 @@
 mod bounce_window;
 #[path = "support/cpu_time.rs"]
 mod cpu_time;
+#[path = "support/present.rs"]
+mod present;
 
 use std::cell::RefCell;
 use std::rc::Rc;

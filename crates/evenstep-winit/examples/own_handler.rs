@@ -17,12 +17,15 @@
 //! window or its surface cannot be made, or a frame could not be drawn.
 //! Keys: N, X and R add, remove and reverse balls; Esc quits.
 
+#[path = "support/present.rs"]
+mod present;
+
 use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
 
 use evenstep::{Loop, Nanos, PumpReport, StepContext, replay};
-use evenstep_demo::{Action, Bounce, Canvas, Hud, Key, World, WorldInput};
+use evenstep_demo::{Action, Bounce, Key, World, WorldInput};
 use evenstep_winit::{WindowDriver, WindowOptions};
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, WindowEvent};
@@ -30,13 +33,11 @@ use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::keyboard::{self, NamedKey};
 use winit::window::{Window, WindowId};
 
-type Surface = softbuffer::Surface<Arc<Window>, Arc<Window>>;
-
 struct OwnHandlerDemo {
     game: Bounce,
     driver: WindowDriver<Bounce>,
     window: Option<Arc<Window>>,
-    surface: Option<Surface>,
+    surface: Option<present::Surface>,
     /// Real time after which the demo closes itself (`--seconds`).
     quit_after: Option<Nanos>,
     /// Why the window or its surface could not be made; `main` returns it.
@@ -61,7 +62,7 @@ impl ApplicationHandler for OwnHandlerDemo {
             }
         };
         let surface = softbuffer::Context::new(window.clone())
-            .and_then(|context| Surface::new(&context, window.clone()));
+            .and_then(|context| present::Surface::new(&context, window.clone()));
         match surface {
             Ok(surface) => self.surface = Some(surface),
             Err(e) => {
@@ -148,23 +149,13 @@ impl OwnHandlerDemo {
         height: NonZeroU32,
     ) -> Result<(), String> {
         let game_loop = self.driver.game_loop();
-        let Some(surface) = self.surface.as_mut() else {
-            return Err("no surface".to_owned());
-        };
-        surface
-            .resize(width, height)
-            .map_err(|e| format!("resizing the surface to {width}×{height}: {e}"))?;
-        let mut buffer = surface
-            .buffer_mut()
-            .map_err(|e| format!("getting the surface's buffer: {e}"))?;
-        let mut canvas = Canvas::new(&mut buffer, width.get(), height.get())
-            .map_err(|e| format!("the surface's buffer: {e}"))?;
-        self.game
-            .draw(&mut canvas, game_loop.alpha(), &Hud::read(game_loop));
-        window.pre_present_notify();
-        buffer
-            .present()
-            .map_err(|e| format!("presenting the frame: {e}"))
+        present::present(
+            self.surface.as_mut(),
+            window,
+            &self.game,
+            game_loop,
+            (width, height),
+        )
     }
 }
 

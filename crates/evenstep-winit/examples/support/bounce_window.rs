@@ -7,14 +7,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use evenstep::{Loop, LoopBuilder, Nanos, PumpReport};
-use evenstep_demo::{Action, Bounce, Canvas, Hud, Key, Outcome};
+use evenstep_demo::{Action, Bounce, Key, Outcome};
 use evenstep_winit::{WindowDriver, WindowGame};
 use winit::dpi::LogicalSize;
 use winit::event::{ElementState, WindowEvent};
 use winit::keyboard::{self, NamedKey};
 use winit::window::{Window, WindowAttributes};
-
-type Surface = softbuffer::Surface<Arc<Window>, Arc<Window>>;
 
 /// How long `H` hides the window.
 const HIDE_FOR: Duration = Duration::from_secs(2);
@@ -25,7 +23,7 @@ const TITLE_EVERY: Nanos = Nanos::from_millis(500);
 pub(crate) struct BounceWindow {
     /// The world, settings and chart, as every host has them.
     pub(crate) bounce: Bounce,
-    surface: Option<Surface>,
+    surface: Option<crate::present::Surface>,
     /// Set by a real-time timer two seconds after the window hid itself.
     show_due: bool,
     title_written: Option<Nanos>,
@@ -111,7 +109,7 @@ impl WindowGame for BounceWindow {
         // A surface that cannot be made leaves the window undrawn; the
         // loop, the title and the keys still work.
         self.surface = softbuffer::Context::new(window.clone())
-            .and_then(|context| Surface::new(&context, window.clone()))
+            .and_then(|context| crate::present::Surface::new(&context, window.clone()))
             .map_err(|e| eprintln!("bounce: no software surface: {e}"))
             .ok();
     }
@@ -182,22 +180,12 @@ impl BounceWindow {
         width: NonZeroU32,
         height: NonZeroU32,
     ) -> Result<(), String> {
-        let Some(surface) = self.surface.as_mut() else {
-            return Err("no surface".to_owned());
-        };
-        surface
-            .resize(width, height)
-            .map_err(|e| format!("resizing the surface to {width}×{height}: {e}"))?;
-        let mut buffer = surface
-            .buffer_mut()
-            .map_err(|e| format!("getting the surface's buffer: {e}"))?;
-        let mut canvas = Canvas::new(&mut buffer, width.get(), height.get())
-            .map_err(|e| format!("the surface's buffer: {e}"))?;
-        self.bounce
-            .draw(&mut canvas, game_loop.alpha(), &Hud::read(game_loop));
-        window.pre_present_notify();
-        buffer
-            .present()
-            .map_err(|e| format!("presenting the frame: {e}"))
+        crate::present::present(
+            self.surface.as_mut(),
+            window,
+            &self.bounce,
+            game_loop,
+            (width, height),
+        )
     }
 }
