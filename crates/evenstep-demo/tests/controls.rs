@@ -2,9 +2,11 @@
 //! repeats only the actions that make sense again, and the actions move
 //! the loop's pause, speed and pacing within their ranges.
 
+mod common;
+
 use std::time::Duration;
 
-use evenstep::{Loop, ManualClock, Pacing, PumpKind, Speed};
+use evenstep::{ManualClock, Pacing, PumpKind, Speed};
 use evenstep_demo::{Action, Bounce, Key, Outcome, PACING_MODES, SPEEDS, Settings, WorldInput};
 
 #[test]
@@ -60,14 +62,8 @@ fn pacing_cycles_from_the_default_locked_through_off_centred_snapped_and_back() 
 #[test]
 fn pause_single_step_and_speed_reach_the_loop() {
     let clock = ManualClock::new();
-    let mut game_loop = Loop::<Bounce>::builder()
-        .clock(clock.clone())
-        .timestep(Bounce::timestep())
-        .build()
-        .unwrap();
-    game_loop.on_update(Bounce::update);
+    let mut game_loop = common::demo_loop(&clock);
     let mut bounce = Bounce::new();
-    game_loop.start();
 
     assert_eq!(
         bounce.act(Action::TogglePause, &mut game_loop),
@@ -118,21 +114,10 @@ fn a_held_key_repeats_steps_speed_and_balls_but_not_toggles() {
     assert!(once.iter().all(|action| !action.repeats()));
 }
 
-fn demo_loop(clock: &ManualClock) -> Loop<Bounce> {
-    let mut game_loop = Loop::<Bounce>::builder()
-        .clock(clock.clone())
-        .timestep(Bounce::timestep())
-        .build()
-        .unwrap();
-    game_loop.on_update(Bounce::update);
-    game_loop.start();
-    game_loop
-}
-
 #[test]
 fn two_pause_presses_before_a_pump_cancel_out_and_three_pause() {
     let clock = ManualClock::new();
-    let mut game_loop = demo_loop(&clock);
+    let mut game_loop = common::demo_loop(&clock);
     let mut bounce = Bounce::new();
 
     // The loop applies pause and resume at its next pump, so its

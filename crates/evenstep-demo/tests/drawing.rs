@@ -3,6 +3,8 @@
 //! strip chart of the newest frames that marks the loop's own absences, and
 //! converts to the RGBA bytes a browser canvas takes.
 
+mod common;
+
 use std::num::NonZeroUsize;
 use std::time::Duration;
 
@@ -91,14 +93,8 @@ fn an_interpolated_ball_is_drawn_between_its_last_two_steps() {
 #[test]
 fn a_drawn_frame_shows_every_ball_colour_the_overlay_and_the_chart() {
     let clock = ManualClock::new();
-    let mut game_loop = Loop::<Bounce>::builder()
-        .clock(clock.clone())
-        .timestep(Bounce::timestep())
-        .build()
-        .unwrap();
-    game_loop.on_update(Bounce::update);
+    let mut game_loop = common::demo_loop(&clock);
     let mut bounce = Bounce::new();
-    game_loop.start();
     for _ in 0..120 {
         clock.advance(Duration::from_nanos(16_666_667));
         let report = game_loop

@@ -2,6 +2,8 @@
 //! same bits), inputs change it only at a step, balls stay in the box, and
 //! a recording that stops being a replay of the session says so.
 
+mod common;
+
 use std::num::NonZeroU64;
 use std::time::Duration;
 
@@ -79,14 +81,8 @@ fn the_world_holds_at_most_max_balls_and_at_least_one() {
 #[test]
 fn a_queued_input_changes_nothing_until_the_next_step() {
     let clock = ManualClock::new();
-    let mut game_loop = Loop::<Bounce>::builder()
-        .clock(clock.clone())
-        .timestep(Bounce::timestep())
-        .build()
-        .unwrap();
-    game_loop.on_update(Bounce::update);
+    let mut game_loop = common::demo_loop(&clock);
     let mut bounce = Bounce::new();
-    game_loop.start();
 
     bounce.queue(WorldInput::AddBall);
     assert_eq!(bounce.world.balls().len(), 4);
@@ -105,14 +101,8 @@ fn a_queued_input_changes_nothing_until_the_next_step() {
 #[test]
 fn a_recorded_session_replays_to_the_same_world_at_every_checkpoint() {
     let clock = ManualClock::new();
-    let mut game_loop = Loop::<Bounce>::builder()
-        .clock(clock.clone())
-        .timestep(Bounce::timestep())
-        .build()
-        .unwrap();
-    game_loop.on_update(Bounce::update);
+    let mut game_loop = common::demo_loop(&clock);
     let mut bounce = Bounce::new();
-    game_loop.start();
     for frame in 0_u32..600 {
         // Uneven frames, and input arriving between them.
         clock.advance(Duration::from_micros(16_000 + u64::from(frame % 7) * 300));
