@@ -154,8 +154,7 @@ impl FrameLoop {
 
     /// Shows a shown frame to the display model and, if the pacing snaps,
     /// snaps it to the refreshes it spans.
-    #[allow(clippy::inline_always, reason = "see `plan_common_frame`")]
-    #[inline(always)]
+    #[inline]
     fn snap(&mut self, now: Timestamp, raw: Nanos) -> Option<Snap> {
         let paused = self.speed.is_paused();
         // The bank goes back to the plain phase at normal speed only: a
