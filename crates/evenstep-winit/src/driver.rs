@@ -52,25 +52,9 @@ impl WindowHandle for Window {
     }
 }
 
+// A window is usually held in an `Arc` (softbuffer and renderers keep a
+// clone); a window held otherwise is passed as `&*window`.
 impl<W: WindowHandle + ?Sized> WindowHandle for std::sync::Arc<W> {
-    fn request_redraw(&self) {
-        (**self).request_redraw();
-    }
-
-    fn set_visible(&self, visible: bool) {
-        (**self).set_visible(visible);
-    }
-
-    fn refresh_rate_millihertz(&self) -> Option<u32> {
-        (**self).refresh_rate_millihertz()
-    }
-
-    fn is_minimized(&self) -> Option<bool> {
-        (**self).is_minimized()
-    }
-}
-
-impl<W: WindowHandle + ?Sized> WindowHandle for std::rc::Rc<W> {
     fn request_redraw(&self) {
         (**self).request_redraw();
     }
