@@ -79,7 +79,7 @@ fn run(input: &Input) -> Vec<FramePlan> {
         .with_pacing(input.pacing.pacing());
     let mut governor = FrameRateGovernor::new();
     let mut ledger = Ledger {
-        start_bank: i128::from(frames.remainder_units()),
+        start_bank: i128::try_from(frames.remainder_units()).unwrap(),
         ..Ledger::default()
     };
     let mut now = input.start;
@@ -133,7 +133,7 @@ fn run(input: &Input) -> Vec<FramePlan> {
                 now = at;
                 frames.reset(Timestamp::from_nanos(now));
                 ledger = Ledger {
-                    start_bank: i128::from(frames.remainder_units()),
+                    start_bank: i128::try_from(frames.remainder_units()).unwrap(),
                     ..Ledger::default()
                 };
                 continue;
@@ -166,7 +166,7 @@ fn run(input: &Input) -> Vec<FramePlan> {
         let _ = governor.max_fps();
         plans.push(plan);
     }
-    let banked = i128::from(frames.remainder_units());
+    let banked = i128::try_from(frames.remainder_units()).unwrap();
     assert!(banked < per_step, "the bank holds less than a step");
     assert_eq!(
         ledger.submitted + ledger.shifted + ledger.start_bank + frames.pending_phase_shift_units(),

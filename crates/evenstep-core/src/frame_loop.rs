@@ -70,8 +70,11 @@ pub struct FrameLoop {
     render_cap: Option<RenderCap>,
     /// The previous frame's timestamp.
     last: Timestamp,
-    /// Banked time in accumulator units; always under one step between frames.
-    bank: u64,
+    /// Banked time in accumulator units: under one step after every frame.
+    /// Between a change to a shorter step and the next frame it may hold
+    /// whole steps, which that frame runs under its budget; 128 bits, so
+    /// that no rate change can overflow it.
+    bank: u128,
     /// Scaled time below one accumulator unit, in 1/`speed.den` units, so a
     /// fractional speed loses nothing between frames.
     carry: u64,
@@ -160,18 +163,31 @@ impl FrameLoop {
         // The bank goes back to the plain phase at normal speed only: a
         // scaled move back could take more than the bank holds.
         let (bank, shift_total, speed) = (self.bank, self.shift_total, self.speed);
-        let standing = move || (speed == Speed::NORMAL).then_some((bank, shift_total));
+        let standing = move || {
+            let bank = u64::try_from(bank).ok()?;
+            (speed == Speed::NORMAL).then_some((bank, shift_total))
+        };
         self.snapper
             .snap(now, raw, self.pacing, self.timestep, paused, standing)
     }
 
-    /// Plans any frame: scale the delta by the speed, settle it and the
-    /// `snap` in the bank, and ask the render cap whether to draw.
+    /// Plans any frame: scale the delta (or its `snap`) by the speed, settle
+    /// it in the bank, and ask the render cap whether to draw.
     fn plan_any_frame(&mut self, raw: Nanos, snap: Option<Snap>, shown: bool) -> FramePlan {
+        let units = self.timestep.nanos_to_units(raw);
+        let carry = self.carry;
+        let scaled_units = self.scale(units);
+        let snap_units = snap.map_or(0, |snap| {
+            // A snapped frame banks its snapped delta at the speed, carrying
+            // the fraction of a unit as any frame does: the snap's share is
+            // what that adds to the delta's own.
+            self.carry = carry;
+            self.scale_signed(i128::from(snap.units)) - signed(scaled_units)
+        });
         let deposit = Deposit {
             raw,
-            scaled_units: self.scale(raw),
-            snap_units: snap.map_or(0, |snap| self.snap_units(raw, snap)),
+            scaled_units,
+            snap_units,
             snap,
         };
         let limit = u128::from(self.budget.get()) * u128::from(self.speed.budget_factor());
@@ -210,7 +226,7 @@ impl FrameLoop {
             Some(snap) => u64::try_from(snap.units).ok()?,
             None => units,
         };
-        let banked = deposit.checked_add(self.bank)?;
+        let banked = deposit.checked_add(u64::try_from(self.bank).ok()?)?;
         let (due, left) = whole_steps_64(banked, per_step);
         let run = due
             .min(u64::from(self.budget.get()))
@@ -222,7 +238,7 @@ impl FrameLoop {
         self.shift_total = self.shift_total.wrapping_add(phase_shift);
         let first_tick = self.tick;
         self.tick += run;
-        self.bank = bank;
+        self.bank = u128::from(bank);
         Some(FramePlan {
             timestep: self.timestep,
             speed: self.speed,
@@ -245,12 +261,12 @@ impl FrameLoop {
 
     /// Where pacing puts the bank once `left` is what the steps left of it:
     /// mid-way between the step boundaries the display's refreshes fall on
-    /// after a frame snapped to a lattice, back at mid-step after an
-    /// overrun, and otherwise where it is.
+    /// (at the speed) after a frame snapped to a lattice, back at mid-step
+    /// after an overrun, and otherwise where it is.
     #[inline]
     fn centre(&self, left: u64, clamped: bool, snap: Option<Snap>) -> u64 {
         let per_step = self.timestep.units_per_step();
-        match snap.and_then(|snap| snap.centre(left, per_step)) {
+        match snap.and_then(|snap| snap.centre(left, per_step, self.speed)) {
             Some(centred) if !clamped => centred,
             _ if clamped && self.pacing.is_centred() => per_step / 2,
             _ => left,
@@ -296,10 +312,11 @@ impl FrameLoop {
     /// pacing wants it, and says so in a plan that renders.
     fn settle(&mut self, deposit: &Deposit, limit: u128, take_queue: bool) -> FramePlan {
         let per_step = self.timestep.units_per_step();
-        // A snap never takes more than the frame brought (it rounds to at
-        // least one refresh), so the bank never goes below zero.
-        let banked = (u128::from(self.bank) + deposit.scaled_units)
-            .saturating_add_signed(deposit.snap_units);
+        // A snap never takes more than the bank and the frame hold (it
+        // rounds to at least one refresh, and a move back to the plain
+        // phase stops at zero), so the sum never goes below zero. Under
+        // 2¹¹⁰: the bank is under an hour of the shortest step's units.
+        let banked = (self.bank + deposit.scaled_units).saturating_add_signed(deposit.snap_units);
         let (due, left) = whole_steps(banked, per_step);
 
         // The tick cannot pass u64::MAX: steps that cannot be numbered are
@@ -321,7 +338,7 @@ impl FrameLoop {
         let phase_shift = deposit.snap_units + i128::from(bank) - i128::from(left)
             + core::mem::take(&mut self.pending_shift);
         self.shift_total = self.shift_total.wrapping_add(phase_shift);
-        self.bank = bank;
+        self.bank = u128::from(bank);
 
         FramePlan {
             timestep: self.timestep,
@@ -345,10 +362,9 @@ impl FrameLoop {
         }
     }
 
-    /// `raw` scaled by the speed, in accumulator units. The fraction of a unit
-    /// that a fractional speed leaves over is carried to the next frame.
-    fn scale(&mut self, raw: Nanos) -> u128 {
-        let units = self.timestep.nanos_to_units(raw);
+    /// `units` scaled by the speed. The fraction of a unit that a
+    /// fractional speed leaves over is carried to the next frame.
+    fn scale(&mut self, units: u128) -> u128 {
         if self.speed == Speed::NORMAL {
             return units;
         }
@@ -360,19 +376,13 @@ impl FrameLoop {
         exact / den
     }
 
-    /// What a snap adds to the bank: the snapped delta less the measured one,
-    /// scaled by the speed and truncated toward zero. The plan reports the
-    /// exact integer applied, so the conservation law stays exact.
-    fn snap_units(&self, raw: Nanos, snap: Snap) -> i128 {
-        // Both are under 2⁹⁸ (nanoseconds times units a nanosecond, times at
-        // most a few periods): the difference fits an i128.
-        #[allow(clippy::cast_possible_wrap, reason = "both are under 2^98")]
-        let unscaled = i128::from(snap.units) - self.timestep.nanos_to_units(raw) as i128;
-        if self.speed == Speed::NORMAL {
-            return unscaled;
+    /// [`scale`](FrameLoop::scale) of a snap's units, which are below zero
+    /// only for a move back to the plain phase, made at normal speed only.
+    fn scale_signed(&mut self, units: i128) -> i128 {
+        match u128::try_from(units) {
+            Ok(units) => signed(self.scale(units)),
+            Err(_) => units,
         }
-        let (num, den) = (self.speed.numerator(), self.speed.denominator());
-        unscaled * i128::from(num) / i128::from(den)
     }
 
     /// Whether the render cap lets this frame render. A frame that is not
@@ -415,4 +425,9 @@ fn whole_steps_64(banked: u64, per_step: u64) -> (u64, u64) {
     } else {
         (banked / per_step, banked % per_step)
     }
+}
+
+/// Accumulator units as a signed count: every count of them is under 2¹¹⁰.
+fn signed(units: u128) -> i128 {
+    i128::try_from(units).unwrap_or(i128::MAX)
 }

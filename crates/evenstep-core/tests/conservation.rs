@@ -23,7 +23,7 @@ proptest! {
         let mut frames = FrameLoop::new(timestep, budget, Timestamp::from_nanos(start)).with_pacing(pacing);
         let per_step = u128::from(timestep.units_per_step());
         let mut now = start;
-        let start_bank = i128::from(frames.remainder_units());
+        let start_bank = i128::try_from(frames.remainder_units()).unwrap();
         let (mut submitted, mut executed, mut dropped, mut shifted) = (0_u128, 0_u128, 0_u128, 0_i128);
         for op in ops {
             let plan = match op {
@@ -42,9 +42,9 @@ proptest! {
             executed += u128::from(plan.steps_run() - plan.steps_queued()) * per_step;
             dropped += plan.dropped_units();
             prop_assert_eq!(plan.dropped_units(), u128::from(plan.steps_dropped()) * per_step);
-            prop_assert_eq!(plan.remainder_units(), frames.remainder_units());
+            prop_assert_eq!(u128::from(plan.remainder_units()), frames.remainder_units());
         }
-        let banked = u128::from(frames.remainder_units());
+        let banked = frames.remainder_units();
         prop_assert!(banked < per_step);
         // Pacing changes made after the last frame are still pending.
         prop_assert_eq!(

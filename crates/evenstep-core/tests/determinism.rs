@@ -22,11 +22,16 @@ use evenstep_core::{
 /// Re-frozen once, for the display model: snapped pacing now follows a
 /// phase-locked lattice of refreshes (and so does locked pacing, the new
 /// default, frozen here for the first time); off and centred plan as before.
+/// Re-frozen again for slow motion under snapping: at a speed other than 1
+/// a snapped frame banks its refreshes scaled by the speed and the bank is
+/// centred on the points scaled refreshes visit (it was put back mid-step
+/// every frame, which froze a game at a quarter speed). The trace changes
+/// speed, so locked and snapped plans moved; off and centred did not.
 const FROZEN: [(Paced, u64); 4] = [
     (Paced::Off, 0xeb30_b30e_075d_73b7),
     (Paced::Centred, 0x8593_7329_abcb_3ec0),
-    (Paced::Locked, 0x724c_9a82_fe4d_ab8f),
-    (Paced::SnappedCapped, 0xa4b2_3836_7370_aac2),
+    (Paced::Locked, 0xc245_ceb3_b677_47f7),
+    (Paced::SnappedCapped, 0x632f_0843_bca3_896a),
 ];
 
 /// The pacing configurations the trace is planned under.

@@ -54,7 +54,7 @@ proptest! {
             prop_assert_eq!(steps, hz * seconds, "{} Hz on a {} Hz display", hz, display_hz);
             prop_assert_eq!(frames.simulated(), Nanos::from_secs(seconds));
             let start_bank = if centred { timestep.units_per_step() / 2 } else { 0 };
-            prop_assert_eq!(frames.remainder_units(), start_bank, "no drift");
+            prop_assert_eq!(frames.remainder_units(), u128::from(start_bank), "no drift");
         }
     }
 
@@ -68,7 +68,7 @@ proptest! {
         prop_assert_eq!(steps, seconds * 60_000 / 1_001);
         prop_assert_eq!(
             frames.remainder_units(),
-            seconds * 1_000_000_000 * 3 - steps * Timestep::HZ_59_94.units_per_step()
+            u128::from(seconds * 1_000_000_000 * 3 - steps * Timestep::HZ_59_94.units_per_step())
         );
     }
 }

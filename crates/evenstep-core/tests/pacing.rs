@@ -208,7 +208,7 @@ fn snapping_and_centring_keep_the_books_exact_on_every_display() {
         let mut frames =
             FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, start).with_pacing(snapped(2));
         let per_step = i128::from(Timestep::HZ_60.units_per_step());
-        let bank_at_start = i128::from(frames.remainder_units());
+        let bank_at_start = i128::try_from(frames.remainder_units()).unwrap();
         let (mut submitted, mut shift, mut executed, mut dropped, mut snaps) =
             (0_i128, 0_i128, 0_i128, 0_i128, 0);
         for &t in &stamps {
@@ -222,7 +222,7 @@ fn snapping_and_centring_keep_the_books_exact_on_every_display() {
         assert!(snaps > 4_000, "{num}/{den} Hz: snapping engaged ({snaps})");
         assert_eq!(
             submitted + shift + bank_at_start,
-            executed + dropped + i128::from(frames.remainder_units()),
+            executed + dropped + i128::try_from(frames.remainder_units()).unwrap(),
             "{num}/{den} Hz"
         );
         assert_eq!(shift, frames.phase_shift_units());
@@ -526,7 +526,7 @@ fn a_refresh_worth_more_than_64_bits_of_units_has_no_lattice_and_the_books_balan
     let mut now = 0_u64;
     for frame in 0..40 {
         now += u64::from(u32::MAX);
-        let before = i128::from(frames.remainder_units());
+        let before = i128::try_from(frames.remainder_units()).unwrap();
         let plan = frames.begin_frame(Timestamp::from_nanos(now));
         let submitted = i128::try_from(plan.scaled_units()).unwrap() + plan.phase_shift_units();
         let accounted = i128::from(plan.steps_run()) * per_step

@@ -74,6 +74,51 @@ fn a_bank_longer_than_the_new_step_runs_its_whole_steps_at_the_next_frame_under_
 }
 
 #[test]
+fn a_change_to_the_same_rate_keeps_a_pending_phase_shift_for_the_next_plan() {
+    // Zero-delta frames under pacing off, then snapped pacing (centred):
+    // the bank moves to mid-step, a shift the next plan reports.
+    let mut frames = FrameLoop::new(Timestep::HZ_30, StepBudget::DEFAULT, at(0))
+        .with_pacing(Pacing::OFF);
+    let _ = frames.begin_frame(at(0));
+    frames.set_pacing(Pacing::snapped(core::time::Duration::from_millis(2)).unwrap());
+    assert_eq!(frames.pending_phase_shift_units(), 50_000_000);
+    frames.set_timestep(Timestep::from_hz(30).unwrap());
+    assert_eq!(frames.pending_phase_shift_units(), 50_000_000);
+    assert_eq!(frames.phase_shift_units(), 0);
+    let plan = frames.begin_frame(at(0));
+    assert_eq!(plan.phase_shift_units(), 50_000_000);
+    assert_eq!(frames.phase_shift_units(), 50_000_000);
+}
+
+#[test]
+fn a_bank_longer_than_a_u64_of_the_new_units_is_kept_whole_and_its_steps_fall_due() {
+    // Ten-second steps with 9.999999999 s banked, changed to 5/4294967291 s
+    // steps: the bank is 4.29e19 new units, past a u64, and every one of
+    // its 8,589,934,581 whole steps falls due at the next frame.
+    let ten_seconds = Timestep::from_duration(core::time::Duration::from_secs(10)).unwrap();
+    let mut frames = FrameLoop::new(ten_seconds, StepBudget::DEFAULT, at(0))
+        .with_pacing(Pacing::OFF);
+    let _ = frames.begin_frame(at(9_999_999_999));
+    assert_eq!(frames.remainder(), Nanos::from_nanos(9_999_999_999));
+    let tiny = Timestep::from_ratio(4_294_967_291, 5).unwrap();
+    frames.set_timestep(tiny);
+    let banked = frames.remainder_units();
+    assert!(banked > u128::from(u64::MAX));
+    assert_eq!(frames.remainder(), Nanos::from_nanos(9_999_999_999));
+    let plan = frames.begin_frame(at(9_999_999_999));
+    let due = banked / u128::from(tiny.units_per_step());
+    assert_eq!(u128::from(plan.steps_due()), due);
+    assert_eq!(plan.steps_due(), 8_589_934_581);
+    assert_eq!(plan.steps_run(), 5);
+    assert_eq!(u128::from(plan.steps_dropped()), due - 5);
+    // Nothing vanished: run, dropped and banked add up to what was banked.
+    assert_eq!(
+        plan.executed_units() + plan.dropped_units() + u128::from(plan.remainder_units()),
+        banked
+    );
+}
+
+#[test]
 fn changing_to_the_same_step_changes_nothing() {
     let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, at(0))
         .with_pacing(Pacing::snapped(core::time::Duration::from_millis(2)).unwrap());
@@ -108,10 +153,18 @@ proptest! {
         let mut frames = FrameLoop::new(first, budget, at(start)).with_pacing(pacing);
         let mut now = start;
         let mut books = Books::default();
-        let mut opening_bank = i128::from(frames.remainder_units());
+        let mut opening_bank = i128::try_from(frames.remainder_units()).unwrap();
         let mut opening_shift = frames.phase_shift_units();
         for (i, op) in ops.into_iter().enumerate() {
             for &(_, step) in changes.iter().filter(|(when, _)| *when == i) {
+                if step == frames.timestep() {
+                    // A change to the rate in force changes nothing, a
+                    // pending shift included: the books go on.
+                    let before = frames.clone();
+                    frames.set_timestep(step);
+                    prop_assert_eq!(&frames, &before);
+                    continue;
+                }
                 // Close the books in the old units: the shift total includes
                 // any pending shift, which the change counts now.
                 let old = frames.timestep();
@@ -120,14 +173,14 @@ proptest! {
                 let shifted = frames.phase_shift_units() - opening_shift;
                 prop_assert_eq!(
                     i128::try_from(books.submitted).unwrap() + shifted + opening_bank,
-                    i128::try_from(books.executed + books.dropped + u128::from(bank)).unwrap()
+                    i128::try_from(books.executed + books.dropped + bank).unwrap()
                 );
-                // The bank, re-expressed and rounded down.
-                let expected = u128::from(bank) * u128::from(step.units_per_nanosecond())
+                // The bank, re-expressed and rounded down, whole steps and all.
+                let expected = bank * u128::from(step.units_per_nanosecond())
                     / u128::from(old.units_per_nanosecond());
-                prop_assert_eq!(u128::from(frames.remainder_units()), expected.min(u128::from(u64::MAX)));
+                prop_assert_eq!(frames.remainder_units(), expected);
                 books = Books::default();
-                opening_bank = i128::from(frames.remainder_units());
+                opening_bank = i128::try_from(frames.remainder_units()).unwrap();
                 opening_shift = frames.phase_shift_units();
             }
             let plan = match op {
@@ -150,7 +203,7 @@ proptest! {
         prop_assert_eq!(
             i128::try_from(books.submitted).unwrap() + books.shifted + opening_bank
                 + frames.pending_phase_shift_units(),
-            i128::try_from(books.executed + books.dropped + u128::from(frames.remainder_units())).unwrap()
+            i128::try_from(books.executed + books.dropped + frames.remainder_units()).unwrap()
         );
     }
 

@@ -818,11 +818,8 @@ impl<S> Loop<S> {
         // The bank is under one step between frames, so at least one unit
         // is missing; right after a change to a shorter step it may hold
         // whole steps, which are due at once.
-        let missing = u128::from(
-            timestep
-                .units_per_step()
-                .saturating_sub(self.frames.remainder_units()),
-        );
+        let missing =
+            u128::from(timestep.units_per_step()).saturating_sub(self.frames.remainder_units());
         // `wait` ns bank `wait · Q · num / den` units: the smallest whole
         // `wait` that brings the missing units.
         let per_nano = u128::from(timestep.units_per_nanosecond()) * u128::from(speed.numerator());

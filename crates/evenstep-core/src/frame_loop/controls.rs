@@ -56,9 +56,9 @@ impl FrameLoop {
     }
 
     /// The bank a fresh planner starts with under its pacing.
-    fn start_bank(&self) -> u64 {
+    fn start_bank(&self) -> u128 {
         if self.pacing.is_centred() {
-            self.timestep.units_per_step() / 2
+            u128::from(self.timestep.units_per_step() / 2)
         } else {
             0
         }
@@ -99,9 +99,13 @@ impl FrameLoop {
     /// Turning snapping off forgets what it learned of the display.
     pub fn set_pacing(&mut self, pacing: Pacing) {
         if pacing.is_centred() && !self.pacing.is_centred() {
-            let half = self.timestep.units_per_step() / 2;
-            self.pending_shift += i128::from(half) - i128::from(self.bank);
-            self.bank = half;
+            // Only the part under a step moves: whole steps a change of
+            // step left in the bank are still due.
+            let per_step = u128::from(self.timestep.units_per_step());
+            let (whole, part) = (self.bank - self.bank % per_step, self.bank % per_step);
+            let half = per_step / 2;
+            self.pending_shift += super::signed(half) - super::signed(part);
+            self.bank = whole + half;
         }
         if !pacing.learns() {
             self.forget_display();
@@ -247,7 +251,7 @@ impl FrameLoop {
     /// the nanosecond.
     pub const fn sim_time_drawn(&self) -> Nanos {
         self.epoch
-            .sim_time_within(self.tick, self.bank, self.timestep)
+            .sim_time_within(self.tick, saturate(self.bank), self.timestep)
     }
 
     /// Changes the fixed step from the next frame on, as a game's settings
@@ -259,7 +263,8 @@ impl FrameLoop {
     ///   loses under one unit, which is under a nanosecond, and nothing at
     ///   all when the old and new units agree, as for 60 and 30 Hz). If the
     ///   new step is shorter than the time banked, the bank holds whole
-    ///   steps until the next frame, which runs them under its budget.
+    ///   steps until the next frame, which runs them under its budget and
+    ///   reports the rest as dropped, however many there are.
     /// - **The tick carries on**, and **simulation time stays exact**: it
     ///   goes on from where it stood at the change, one new step per step
     ///   ([`simulated`](FrameLoop::simulated)), never jumping to `tick ·
@@ -273,6 +278,11 @@ impl FrameLoop {
     ///   budget as a span of time re-counts it), the speed's carry of a
     ///   fraction of a unit is dropped, and snapping forgets what it learned
     ///   of the display, whose lattice it measured in the old step's units.
+    /// - **A change to the rate in force changes nothing**, in any terms
+    ///   (`from_hz(60)` for [`Timestep::HZ_60`]): the display model is kept,
+    ///   and a pending phase shift stays pending, for the next plan to
+    ///   report. A settings screen that applies the rate it shows costs
+    ///   nothing.
     ///
     /// # Examples
     ///
@@ -300,9 +310,10 @@ impl FrameLoop {
             return;
         }
         self.epoch = self.epoch.rebased(self.tick, old, timestep);
-        let bank = u128::from(self.bank) * u128::from(timestep.units_per_nanosecond())
+        // Under 2⁶⁴ times under 2⁶⁴: the product fits, and the bank keeps
+        // every whole step of the new rate it holds.
+        self.bank = self.bank * u128::from(timestep.units_per_nanosecond())
             / u128::from(old.units_per_nanosecond());
-        self.bank = u64::try_from(bank).unwrap_or(u64::MAX);
         self.carry = 0;
         self.shift_total = self
             .shift_total
@@ -311,19 +322,22 @@ impl FrameLoop {
         self.timestep = timestep;
     }
 
-    /// Banked time under one step, rounded down to the nanosecond.
+    /// Banked time, rounded down to the nanosecond: under one step, except
+    /// between a change to a shorter step and the next frame (see
+    /// [`set_timestep`](FrameLoop::set_timestep)).
     pub const fn remainder(&self) -> Nanos {
-        self.timestep.units_to_nanos(self.bank as u128)
+        self.timestep.units_to_nanos(self.bank)
     }
 
-    /// Banked time in accumulator units (exact).
-    pub const fn remainder_units(&self) -> u64 {
+    /// Banked time in accumulator units (exact; see
+    /// [`remainder`](FrameLoop::remainder)).
+    pub const fn remainder_units(&self) -> u128 {
         self.bank
     }
 
     /// The current blend factor (the one the last plan reported).
     pub const fn alpha(&self) -> Alpha {
-        Alpha::new(self.bank, self.timestep)
+        Alpha::new(saturate(self.bank), self.timestep)
     }
 
     /// The fixed step.
@@ -368,5 +382,14 @@ impl FrameLoop {
     /// [`set_refresh_hint`](FrameLoop::set_refresh_hint)).
     pub const fn refresh_hint(&self) -> Option<Nanos> {
         self.snapper.display.period_hint()
+    }
+}
+
+/// A bank in 64 bits, for the views that clamp it below a step anyway.
+const fn saturate(bank: u128) -> u64 {
+    if bank > u64::MAX as u128 {
+        u64::MAX
+    } else {
+        bank as u64
     }
 }

@@ -10,7 +10,7 @@
 
 use core::num::NonZeroU64;
 
-use crate::{DisplayModel, Nanos, Pacing, Timestamp, Timestep};
+use crate::{DisplayModel, Nanos, Pacing, Speed, Timestamp, Timestep};
 
 /// The largest denominator of a refresh-to-step fraction with a lattice.
 const MOST_PARTS: u64 = 12;
@@ -81,6 +81,34 @@ impl Lattice {
         self.whole
     }
 
+    /// The spacing, in accumulator units, of the points the bank visits
+    /// when every frame banks whole refreshes scaled by `speed`: one part
+    /// at normal speed, and in general the largest span that divides both
+    /// a scaled refresh and the step, if it is a whole number of units.
+    /// At half speed on a display of one refresh a step the bank visits
+    /// two points a step, so the part is half a step; at a third of a
+    /// 60 Hz step (50,000,000 units) it would be 16,666,666⅔ units, and
+    /// there is none.
+    fn part_at(self, speed: Speed, per_step: u64) -> Option<u64> {
+        if speed == Speed::NORMAL {
+            return Some(self.part.get());
+        }
+        let (num, den) = (
+            u128::from(speed.numerator()),
+            u128::from(speed.denominator()),
+        );
+        // A scaled refresh is num·R/den units and a step is den·S/den:
+        // their largest common span is gcd(num·R, den·S)/den.
+        let common = gcd(
+            num * u128::from(self.per_refresh.get()),
+            den * u128::from(per_step),
+        );
+        if common == 0 || common % den != 0 {
+            return None;
+        }
+        u64::try_from(common / den).ok()
+    }
+
     /// Whether `period` is within 0.5% of this lattice's refresh.
     fn is_close(self, period: Nanos, timestep: Timestep) -> bool {
         let period_units = timestep.nanos_to_units(period);
@@ -118,28 +146,30 @@ pub(crate) struct Snap {
     /// The delta as whole refreshes, in accumulator units (unscaled); below
     /// zero only when it puts back a bank that was ahead.
     pub(crate) units: i64,
-    /// The accumulator units of one part of the step, if the refreshes were
-    /// counted on a [`Lattice`].
-    pub(crate) part: Option<NonZeroU64>,
+    /// The lattice the refreshes were counted on, if there is one.
+    lattice: Option<Lattice>,
 }
 
 impl Snap {
     /// A snap of `units`, if they fit.
-    fn of(units: i128, part: Option<NonZeroU64>) -> Option<Snap> {
+    fn of(units: i128, lattice: Option<Lattice>) -> Option<Snap> {
         Some(Snap {
             units: i64::try_from(units).ok()?,
-            part,
+            lattice,
         })
     }
 
-    /// Where the bank belongs after this snap left `remainder`, if it was
-    /// counted on a lattice: the middle of the part of the step it is in.
-    /// Refreshes fall on part boundaries, so a bank in the middle of its
-    /// part is furthest from a step boundary on every frame; when a refresh
-    /// is whole steps, that is mid-step. `remainder < per_step`.
+    /// Where the bank belongs after this snap, scaled by `speed`, left
+    /// `remainder`, if it was counted on a lattice: the middle of the part
+    /// of the step it is in (see [`Lattice::part_at`]). Frames of whole
+    /// refreshes move the bank by whole parts, so a bank in the middle of
+    /// its part is furthest from a step boundary on every frame; when a
+    /// refresh is whole steps at normal speed, that is mid-step. Once
+    /// there, the bank stays there: centring moves it only when a frame
+    /// was not snapped on the same parts. `remainder < per_step`.
     #[inline]
-    pub(crate) fn centre(self, remainder: u64, per_step: u64) -> Option<u64> {
-        let part = self.part?.get();
+    pub(crate) fn centre(self, remainder: u64, per_step: u64, speed: Speed) -> Option<u64> {
+        let part = self.lattice?.part_at(speed, per_step)?;
         if part >= per_step {
             return Some(per_step / 2);
         }
@@ -454,7 +484,7 @@ impl Snapper {
             i128::try_from(per_refresh).unwrap_or(i128::MAX)
         };
         let units = i128::from(banked) * self.owed_unit;
-        let snap = Snap::of(units, lattice.map(|lattice| lattice.part))?;
+        let snap = Snap::of(units, lattice)?;
         self.steady = self.steady_after(snap, lattice, period, pacing, timestep);
         Some(snap)
     }
