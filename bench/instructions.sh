@@ -7,8 +7,10 @@
 # without it (the 60 steady frames before it) is subtracted.
 set -euo pipefail
 cd "$(dirname "$0")"
-cargo build -q --release --ignore-rust-version --example instructions
-bin=target/release/examples/instructions
+# The executable's path from cargo itself, wherever CARGO_TARGET_DIR puts it.
+bin=$(cargo build -q --release --ignore-rust-version --example instructions --message-format=json-render-diagnostics |
+  sed -n 's/.*"executable":"\([^"]*\)".*/\1/p')
+[[ -x $bin ]] || { echo "instructions.sh: cargo built no instructions executable" >&2; exit 1; }
 count() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$@" 2>&1 | awk '/refs:/ {gsub(",", "", $4); print $4}'; }
 frames() { echo 1024; }
 printf '| trace | %s |\n' "evenstep | renew-frame | game-loop | bevy Fixed | bevy Virtual+Fixed | harness"

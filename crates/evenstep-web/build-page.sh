@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Builds the demo page into a folder any static file server serves:
+# Builds the demo page into a folder any static file server serves, and
+# prints that folder's absolute path, alone, on standard output (everything
+# else goes to standard error):
 #
-#   crates/evenstep-web/build-page.sh [OUT_DIR]   (default: target/evenstep-web-page)
-#   python3 -m http.server -d target/evenstep-web-page 8000   # then open http://localhost:8000/
+#   crates/evenstep-web/build-page.sh [OUT_DIR]   # default: $CARGO_TARGET_DIR/evenstep-web-page, or target/evenstep-web-page
+#   python3 -m http.server -d "$(crates/evenstep-web/build-page.sh)" 8000   # then open http://localhost:8000/
+#
+# The default is where the browser tests look for the page.
 #
 # Needs the wasm32-unknown-unknown target and wasm-bindgen-cli at exactly
 # the wasm-bindgen version in Cargo.lock (ci.sh installs both).
@@ -23,9 +27,11 @@ if [ "$have" != "$wanted" ]; then
     exit 1
 fi
 
-cargo build --release --target wasm32-unknown-unknown -p evenstep-web --example page
+cargo build --release --target wasm32-unknown-unknown -p evenstep-web --example page >&2
 mkdir -p "$out"
+out="$(cd "$out" && pwd)"
 wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name page \
-    "$target_dir/wasm32-unknown-unknown/release/examples/page.wasm"
+    "$target_dir/wasm32-unknown-unknown/release/examples/page.wasm" >&2
 cp "$here/page/index.html" "$out/index.html"
-echo "built the demo page in $out"
+echo "built the demo page in $out" >&2
+echo "$out"
