@@ -203,7 +203,7 @@ fn check_plan(plan: &FramePlan, frames: &FrameLoop, tick_before: u64, per_step: 
     } else {
         assert!(plan.steps_dropped() >= time_dropped);
     }
-    assert_eq!(plan.remainder_units(), frames.remainder_units());
+    assert_eq!(u128::from(plan.remainder_units()), frames.remainder_units());
     let mut steps = plan.steps();
     assert_eq!(steps.len() as u64, plan.steps_run());
     for (k, step) in steps.by_ref().take(64).enumerate() {

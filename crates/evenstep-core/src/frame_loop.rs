@@ -36,6 +36,22 @@ use crate::{FramePlan, Nanos, Pacing, RenderCap, Speed, StepBudget, Timestamp, T
 ///   the scaled time submitted plus the pacing's phase shift equals the time
 ///   executed by steps, plus the time dropped, plus the change in the bank,
 ///   exactly.
+/// - **Simulated time follows the speed.** Over any run of frames, under
+///   every pacing, and across changes of speed, pauses and queued steps,
+///   the simulated time is the speed times the time accounted for, plus
+///   the queued steps, less the dropped time, within one step. The time
+///   accounted for is the wall time the frames span plus the plans'
+///   [phase shifts](FramePlan::phase_shift_units): zero with pacing off.
+///   Snapped and locked pacing let game time follow the display, so the
+///   two part by at most `e` of the time (scaled by the speed), plus one
+///   step each time the speed changes, snapping starts or stands down, or
+///   the budget clamps, and three steps besides. `e` is the display's rate
+///   error against the step: how far its period is from the refresh
+///   snapping counts (under 1% for a whole multiple or divisor of the step,
+///   0.25% for another fraction, 0.1% for a 59.94 Hz display on 60 Hz
+///   steps), or, for snapped pacing on a period that fits no fraction of
+///   the step, the display model's error in the period (under 0.01% on
+///   steady displays). `tests/time_scale.rs` checks the law and its bound.
 ///
 /// The planner owns the tick, the number of the next step to run; a driver
 /// reads it with [`tick`](FrameLoop::tick).

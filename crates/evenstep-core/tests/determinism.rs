@@ -26,12 +26,14 @@ use evenstep_core::{
 /// a snapped frame banks its refreshes scaled by the speed and the bank is
 /// centred on the points scaled refreshes visit (it was put back mid-step
 /// every frame, which froze a game at a quarter speed). The trace changes
-/// speed, so locked and snapped plans moved; off and centred did not.
+/// speed, so locked and snapped plans moved; off and centred did not. In
+/// the same change a frame at the instant of the one before (or earlier)
+/// leaves snapping as it stood instead of standing it down for a frame.
 const FROZEN: [(Paced, u64); 4] = [
     (Paced::Off, 0xeb30_b30e_075d_73b7),
     (Paced::Centred, 0x8593_7329_abcb_3ec0),
-    (Paced::Locked, 0xc245_ceb3_b677_47f7),
-    (Paced::SnappedCapped, 0x632f_0843_bca3_896a),
+    (Paced::Locked, 0x0d4d_7a29_2883_758a),
+    (Paced::SnappedCapped, 0x492a_2e66_7e61_235f),
 ];
 
 /// The pacing configurations the trace is planned under.

@@ -77,8 +77,8 @@ fn a_bank_longer_than_the_new_step_runs_its_whole_steps_at_the_next_frame_under_
 fn a_change_to_the_same_rate_keeps_a_pending_phase_shift_for_the_next_plan() {
     // Zero-delta frames under pacing off, then snapped pacing (centred):
     // the bank moves to mid-step, a shift the next plan reports.
-    let mut frames = FrameLoop::new(Timestep::HZ_30, StepBudget::DEFAULT, at(0))
-        .with_pacing(Pacing::OFF);
+    let mut frames =
+        FrameLoop::new(Timestep::HZ_30, StepBudget::DEFAULT, at(0)).with_pacing(Pacing::OFF);
     let _ = frames.begin_frame(at(0));
     frames.set_pacing(Pacing::snapped(core::time::Duration::from_millis(2)).unwrap());
     assert_eq!(frames.pending_phase_shift_units(), 50_000_000);
@@ -96,8 +96,8 @@ fn a_bank_longer_than_a_u64_of_the_new_units_is_kept_whole_and_its_steps_fall_du
     // steps: the bank is 4.29e19 new units, past a u64, and every one of
     // its 8,589,934,581 whole steps falls due at the next frame.
     let ten_seconds = Timestep::from_duration(core::time::Duration::from_secs(10)).unwrap();
-    let mut frames = FrameLoop::new(ten_seconds, StepBudget::DEFAULT, at(0))
-        .with_pacing(Pacing::OFF);
+    let mut frames =
+        FrameLoop::new(ten_seconds, StepBudget::DEFAULT, at(0)).with_pacing(Pacing::OFF);
     let _ = frames.begin_frame(at(9_999_999_999));
     assert_eq!(frames.remainder(), Nanos::from_nanos(9_999_999_999));
     let tiny = Timestep::from_ratio(4_294_967_291, 5).unwrap();

@@ -137,6 +137,13 @@ enum Run {
 ///
 /// Hooks run on every pump that runs, with or without steps, paused too.
 ///
+/// The steps a loop runs follow its speed: over any run of pumps, under
+/// every pacing, the simulated time is the speed in force times the time
+/// the planner accounted for, plus queued steps, less dropped time, within
+/// one step; paused pumps and the first pump after a resume account for
+/// nothing, and the time accounted for stays within the display's rate
+/// error of the wall time (see [`FrameLoop`]'s rules).
+///
 /// # Driving the loop
 ///
 /// A frame source (a window, a browser page, a server's wait loop) pumps

@@ -29,7 +29,10 @@ use crate::Nanos;
 /// multiple or divisor of the step, exactly that many steps' worth, with the
 /// bank kept mid-range. Game time then follows the display: one step a
 /// frame at 60 Hz, one every other frame at 120 Hz, two after a missed
-/// refresh, and a 59.95 Hz display runs 60 Hz game time 0.08% slow.
+/// refresh, and a 59.95 Hz display runs 60 Hz game time 0.08% slow. At
+/// any speed, a snapped frame banks its refreshes scaled by the speed, so
+/// slow and fast motion keep their rate; how far game time may part from
+/// the wall is bounded in [`FrameLoop`](crate::FrameLoop)'s rules.
 ///
 /// **Why locked is the default.** Judged by what the player sees (each
 /// shown frame's steps against the refreshes it stayed on screen), a

@@ -340,6 +340,12 @@ impl Snapper {
             }
             _ => self.display.observe(now),
         };
+        if raw.is_zero() {
+            // A frame at the instant of the one before (or earlier) brings
+            // no time and says nothing of the display: snapping stays as
+            // it stood, with its stance, what it owes and its steady snap.
+            return None;
+        }
         let snap = self.snap_any(refreshes, raw, pacing, timestep, paused);
         match standing() {
             Some((bank, shift_total)) if snap.is_none() && pacing.needs_lattice() => {
