@@ -1,7 +1,8 @@
 //! The planner under any configuration and any sequence of frames, setters,
-//! catch-ups and hidden frames: every plan keeps the conservation law, a
-//! blend factor in [0, 1) and consecutive ticks, and the same input gives
-//! the same plans twice.
+//! catch-ups, hidden frames and changes of step: every plan keeps the
+//! conservation law (in each step's units between changes), a blend factor
+//! in [0, 1) and consecutive ticks; a change of step keeps the bank as time;
+//! and the same input gives the same plans twice.
 #![no_main]
 
 use std::num::NonZeroU32;
@@ -17,6 +18,7 @@ use libfuzzer_sys::fuzz_target;
 enum PacingChoice {
     Off,
     Centred,
+    Locked,
     Snapped(u32),
 }
 
@@ -25,6 +27,7 @@ impl PacingChoice {
         match self {
             PacingChoice::Off => Pacing::OFF,
             PacingChoice::Centred => Pacing::CENTRED,
+            PacingChoice::Locked => Pacing::LOCKED,
             PacingChoice::Snapped(micros) => {
                 Pacing::snapped(Duration::from_micros(u64::from(micros))).unwrap_or(Pacing::OFF)
             }
@@ -49,6 +52,7 @@ enum Op {
     Cap(u32),
     Budget(u32),
     SetTick(u64),
+    Timestep(u32, u32),
 }
 
 #[derive(Arbitrary, Debug)]
@@ -74,7 +78,7 @@ struct Ledger {
 fn run(input: &Input) -> Vec<FramePlan> {
     let timestep = Timestep::from_ratio(input.steps, input.per_seconds).unwrap_or(Timestep::HZ_60);
     let budget = StepBudget::try_new(input.budget).unwrap_or(StepBudget::DEFAULT);
-    let per_step = i128::from(timestep.units_per_step());
+    let mut per_step = i128::from(timestep.units_per_step());
     let mut frames = FrameLoop::new(timestep, budget, Timestamp::from_nanos(input.start))
         .with_pacing(input.pacing.pacing());
     let mut governor = FrameRateGovernor::new();
@@ -156,6 +160,13 @@ fn run(input: &Input) -> Vec<FramePlan> {
                 frames.set_tick(tick);
                 continue;
             }
+            Op::Timestep(steps, per_seconds) => {
+                if let Ok(step) = Timestep::from_ratio(steps, per_seconds) {
+                    change_step(&mut frames, step, &mut ledger);
+                    per_step = i128::from(frames.timestep().units_per_step());
+                }
+                continue;
+            }
         };
         check_plan(&plan, &frames, tick_before, per_step);
         ledger.submitted += i128::try_from(plan.scaled_units()).expect("a frame's units fit");
@@ -167,13 +178,57 @@ fn run(input: &Input) -> Vec<FramePlan> {
         plans.push(plan);
     }
     let banked = i128::try_from(frames.remainder_units()).unwrap();
-    assert!(banked < per_step, "the bank holds less than a step");
+    if plans
+        .last()
+        .is_some_and(|plan: &FramePlan| plan.timestep() == frames.timestep())
+    {
+        assert!(banked < per_step, "the bank holds less than a step");
+    }
     assert_eq!(
         ledger.submitted + ledger.shifted + ledger.start_bank + frames.pending_phase_shift_units(),
         ledger.executed + ledger.dropped + banked,
         "every submitted unit is executed, dropped or banked"
     );
     plans
+}
+
+/// Changes the step, closing the books in the old step's units and opening
+/// them in the new one's; the bank is kept as time, to under a unit.
+fn change_step(frames: &mut FrameLoop, step: Timestep, ledger: &mut Ledger) {
+    let old = frames.timestep();
+    if step == old {
+        let before = frames.clone();
+        frames.set_timestep(step);
+        assert_eq!(*frames, before, "a change to the same rate changes nothing");
+        return;
+    }
+    let (bank, shift) = (frames.remainder_units(), frames.phase_shift_units());
+    let time = frames.remainder();
+    frames.set_timestep(step);
+    // A pending shift is counted into the total at the change.
+    let shifted = ledger.shifted + frames.phase_shift_units() - shift;
+    assert_eq!(
+        ledger.submitted + shifted + ledger.start_bank,
+        ledger.executed + ledger.dropped + i128::try_from(bank).unwrap(),
+        "the books close in the old step's units"
+    );
+    assert_eq!(frames.pending_phase_shift_units(), 0);
+    let expected =
+        bank * u128::from(step.units_per_nanosecond()) / u128::from(old.units_per_nanosecond());
+    assert_eq!(
+        frames.remainder_units(),
+        expected,
+        "the bank is kept, rounded down to a unit"
+    );
+    let after = frames.remainder();
+    assert!(
+        after <= time && time.as_nanos() - after.as_nanos() <= 1,
+        "the bank is kept as time: {time:?} became {after:?}"
+    );
+    *ledger = Ledger {
+        start_bank: i128::try_from(frames.remainder_units()).unwrap(),
+        ..Ledger::default()
+    };
 }
 
 fn check_plan(plan: &FramePlan, frames: &FrameLoop, tick_before: u64, per_step: i128) {
@@ -212,7 +267,7 @@ fn check_plan(plan: &FramePlan, frames: &FrameLoop, tick_before: u64, per_step: 
             plan.first_tick() + k as u64,
             "steps are consecutive"
         );
-        assert_eq!(step.sim_time(), plan.timestep().sim_time(step.tick()));
+        assert_eq!(step.sim_time(), frames.sim_time_at(step.tick()));
     }
 }
 
