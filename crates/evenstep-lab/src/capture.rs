@@ -404,7 +404,7 @@ impl Survey {
             let id = key_text(&record, layout.process_index);
             match &mut run {
                 Some(((run_name, run_id), rows)) if *run_name == name && *run_id == id => {
-                    *rows += 1
+                    *rows += 1;
                 }
                 _ => {
                     if let Some((key, rows)) = run.replace(((name, id), 1)) {

@@ -5,6 +5,7 @@
 //! passed over (or refused) when it is written too coarsely to time frames.
 //! Bad input is a clear error naming the line, never a panic.
 
+use std::fmt::Write as _;
 use std::io::Write as _;
 
 use evenstep_lab::{
@@ -240,7 +241,7 @@ fn a_log_with_a_process_id_on_every_row_is_surveyed_in_bounded_memory_and_refuse
     let mut text =
         String::from("Application,ProcessID,MsBetweenPresents,MsUntilDisplayed,Dropped\n");
     for pid in 0..10_000 {
-        text.push_str(&format!("game.exe,{pid},16.7,20.0,0\n"));
+        writeln!(text, "game.exe,{pid},16.7,20.0,0").unwrap();
     }
     let survey = Survey::of(text.as_bytes()).unwrap();
     assert_eq!(survey.processes.len(), 64, "processes tracked");
@@ -300,7 +301,7 @@ fn a_capture_read_from_a_pipe_is_read_once_and_judged() {
     for k in 0..600_u64 {
         let present = k as f64 * 16.680_567 + if k % 5 == 2 { 3.0 } else { 0.0 };
         let display = k as f64 * 16.680_567 + 30.0;
-        text.push_str(&format!("{present:.4},{display:.4}\n"));
+        writeln!(text, "{present:.4},{display:.4}").unwrap();
     }
     let mut lab = std::process::Command::new(env!("CARGO_BIN_EXE_evenstep-lab"))
         .args(["--csv", "/dev/stdin", "--phases", "2"])
