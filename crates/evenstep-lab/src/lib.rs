@@ -57,7 +57,10 @@
 //!   `Dropped` column, display times from `MsUntilDisplayed` or
 //!   `MsBetweenDisplayChange`; a `TimeInSeconds` column too coarse to time
 //!   frames is not used), streamed row by row in three passes, so a log of
-//!   millions of rows is judged in a few megabytes.
+//!   millions of rows is judged in a few megabytes; a pipe, which can be
+//!   read only once, is read into memory up to [`MAX_PIPED_BYTES`]
+//!   ([`Capture`]). Bad values are refused naming their line and column,
+//!   and errors stay short whatever the log.
 //! - **One column of stamps** ([`read_csv`], [`parse_csv`]): decimal values
 //!   (`16.667`) are milliseconds and integer values (`16666667`)
 //!   nanoseconds; a header containing the word `ms` or `ns` decides

@@ -29,7 +29,8 @@ struct Cli {
     /// Read a trace from a CSV file: a capture with present and display
     /// times (`present_ms,display_ms`, or a PresentMon 1.x or 2.x log),
     /// judged by the frames shown; or one column of timestamps (decimal =
-    /// milliseconds, integer = nanoseconds). Repeatable.
+    /// milliseconds, integer = nanoseconds). A pipe (`/dev/stdin`) is read
+    /// once, into memory, up to 128 MiB. Repeatable.
     #[arg(long, value_name = "FILE", help_heading = "Recorded traces")]
     csv: Vec<PathBuf>,
     /// The display rate of the CSV traces [default: measured from the
@@ -112,7 +113,7 @@ struct Cli {
     /// Write an SVG plot of one trace (see --plot-trace) to FILE.
     #[arg(long, value_name = "FILE", help_heading = "Output")]
     svg: Option<PathBuf>,
-    /// Which trace to plot, by its number in the table.
+    /// Which trace to plot, by its number in the table (a capture too).
     #[arg(long, value_name = "N", default_value_t = 1, help_heading = "Output")]
     plot_trace: usize,
     /// How many frames of steps to plot, from the end of the warm-up (drift
