@@ -43,6 +43,7 @@ fn synthetic(d: &Described) -> Option<Trace> {
     let rate = Rate::ratio(d.num, d.den).ok()?;
     let mut spec = Synthetic::new(rate)
         .frames(usize::from(d.frames) % MAX_FRAMES)
+        .ok()?
         .jitter_us(
             d.jitter_us,
             if d.normal {

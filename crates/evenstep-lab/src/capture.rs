@@ -2,11 +2,14 @@
 //! `present_ms,display_ms` format, and PresentMon logs in the 1.x and 2.x
 //! column sets (with a process filter where a log holds several). Every row
 //! becomes a present time and, if the frame reached the screen, a display
-//! time, both in nanoseconds on one clock. Nothing is kept per row, so a
-//! log of any length is read in fixed memory; reading twice (once to learn
-//! the display, once to judge) is the caller's choice.
+//! time, both in nanoseconds on one clock. Nothing is kept per row, and at
+//! most [`MAX_PROCESSES`] processes are counted, so a log of any length is
+//! read in fixed memory; reading twice (once to learn the display, once to
+//! judge) is the caller's choice. Errors quote the input clipped, and list
+//! a few of the processes or columns, so they stay short whatever the log.
 
 use core::fmt;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::Read;
 
@@ -67,6 +70,15 @@ pub enum ProcessFilter {
     Id(u64),
 }
 
+impl fmt::Display for ProcessFilter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProcessFilter::Name(name) => f.write_str(&clipped(name)),
+            ProcessFilter::Id(id) => write!(f, "{id}"),
+        }
+    }
+}
+
 impl ProcessFilter {
     /// A filter from what a user typed: digits are an id, anything else a
     /// name.
@@ -108,7 +120,7 @@ pub enum CaptureError {
     },
     /// The header has no present time column this reader knows.
     NoPresentColumn {
-        /// The header's fields.
+        /// The header's first fields, clipped, and how many more there are.
         found: Vec<String>,
     },
     /// The header has present times but no display times.
@@ -119,8 +131,24 @@ pub enum CaptureError {
         line: u64,
         /// The column read.
         column: String,
-        /// The text found.
+        /// The text found, clipped to 64 characters.
         text: String,
+    },
+    /// A `Dropped` value that is neither 0 nor 1.
+    Flag {
+        /// The line (1-based).
+        line: u64,
+        /// The column read.
+        column: String,
+        /// The text found, clipped to 64 characters.
+        text: String,
+    },
+    /// A value that is not UTF-8 text.
+    NotText {
+        /// The line (1-based).
+        line: u64,
+        /// The column read.
+        column: String,
     },
     /// A present time earlier than the one before it.
     Backwards {
@@ -135,14 +163,15 @@ pub enum CaptureError {
     },
     /// The log holds several processes and none was chosen.
     SeveralProcesses {
-        /// Each process as `name (pid N, R rows)`.
+        /// The first processes as `name (pid N, R rows)`, and how many more
+        /// there are ([`Survey::process_list`]).
         found: Vec<String>,
     },
     /// No row belongs to the chosen process.
     NoSuchProcess {
-        /// The filter, as given.
+        /// The filter, as given (clipped).
         wanted: String,
-        /// The processes the log holds.
+        /// The first processes the log holds, and how many more there are.
         found: Vec<String>,
     },
 }
@@ -168,6 +197,16 @@ impl fmt::Display for CaptureError {
             CaptureError::Value { line, column, text } => write!(
                 f,
                 "line {line}: `{text}` in column `{column}` is not a non-negative number"
+            ),
+            CaptureError::Flag { line, column, text } => {
+                write!(
+                    f,
+                    "line {line}: `{text}` in column `{column}` is not 0 or 1"
+                )
+            }
+            CaptureError::NotText { line, column } => write!(
+                f,
+                "line {line}: column `{column}` holds bytes that are not UTF-8 text"
             ),
             CaptureError::Backwards { line } => write!(
                 f,
@@ -200,6 +239,45 @@ impl std::error::Error for CaptureError {}
 /// (a tenth of a millisecond).
 const FINE_DECIMALS: u32 = 4;
 
+/// The most processes a [`Survey`] counts rows for: a log's processes past
+/// these are counted together, as [`Survey::untracked_rows`], so a log with
+/// a process id on every row is surveyed in fixed memory.
+pub const MAX_PROCESSES: usize = 64;
+
+/// The most characters of a process name or id a [`Survey`] keeps: two
+/// processes whose names agree that far are counted as one (the rows read
+/// are still those the filter names exactly).
+const MAX_KEY_CHARS: usize = 256;
+
+/// The most characters of the input an error quotes.
+const MAX_QUOTED_CHARS: usize = 64;
+
+/// The most processes or header fields an error lists.
+const MAX_LISTED: usize = 16;
+
+/// `text`, clipped to [`MAX_QUOTED_CHARS`] characters (marked `…`).
+pub(crate) fn clipped(text: &str) -> String {
+    clip(text, MAX_QUOTED_CHARS)
+}
+
+fn clip(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_owned(),
+    }
+}
+
+/// The first [`MAX_LISTED`] of `items`, clipped, and how many more there
+/// are.
+fn listed<'a>(items: impl ExactSizeIterator<Item = &'a str>) -> Vec<String> {
+    let total = items.len();
+    let mut found: Vec<String> = items.take(MAX_LISTED).map(clipped).collect();
+    if total > MAX_LISTED {
+        found.push(format!("and {} more", total - MAX_LISTED));
+    }
+    found
+}
+
 /// The columns of a capture and what they are read as.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
@@ -213,6 +291,10 @@ pub struct Layout {
     time_in_seconds_index: Option<usize>,
     present_column: String,
     display_column: String,
+    dropped_column: String,
+    /// The processes the survey found, for a filter that turns out to admit
+    /// no row ([`Survey::process_list`]).
+    processes: Vec<String>,
 }
 
 impl Layout {
@@ -242,7 +324,7 @@ impl Layout {
             (PresentSource::CpuStartTime, found)
         } else {
             return Err(CaptureError::NoPresentColumn {
-                found: header.iter().map(|&field| field.to_owned()).collect(),
+                found: listed(header.iter().copied()),
             });
         };
         let (display, (display_index, display_column)) = if let Some((_, shown)) = two_columns {
@@ -254,17 +336,20 @@ impl Layout {
         } else {
             return Err(CaptureError::NoDisplayColumn);
         };
+        let dropped = find(&["Dropped"]);
         Ok(Layout {
             present,
             present_index,
             display,
             display_index,
-            dropped_index: find(&["Dropped"]).map(|(index, _)| index),
+            dropped_index: dropped.as_ref().map(|(index, _)| *index),
+            dropped_column: dropped.map(|(_, name)| name).unwrap_or_default(),
             application_index: find(&["Application"]).map(|(index, _)| index),
             process_index: find(&["ProcessID"]).map(|(index, _)| index),
             time_in_seconds_index: time_in_seconds.map(|(index, _)| index),
-            present_column,
-            display_column,
+            present_column: clipped(&present_column),
+            display_column: clipped(&display_column),
+            processes: Vec::new(),
         })
     }
 
@@ -285,8 +370,11 @@ impl Layout {
 pub struct Survey {
     /// The layout, with the present source chosen.
     pub layout: Layout,
-    /// Rows per process, as `(name, id)`.
+    /// Rows per process, as `(name, id)`, for the first [`MAX_PROCESSES`]
+    /// processes met (names and ids kept to their first 256 characters).
     pub processes: BTreeMap<(String, String), u64>,
+    /// Rows of the processes met after the first [`MAX_PROCESSES`].
+    pub untracked_rows: u64,
     /// The fewest fractional digits of any `TimeInSeconds` value, if the
     /// column exists.
     pub time_decimals: Option<u32>,
@@ -302,7 +390,8 @@ impl Survey {
     pub fn of<R: Read>(input: R) -> Result<Survey, CaptureError> {
         let mut reader = csv_reader(input);
         let layout = read_layout(&mut reader)?;
-        let mut processes = BTreeMap::new();
+        let mut processes: BTreeMap<(String, String), u64> = BTreeMap::new();
+        let mut untracked_rows = 0_u64;
         let mut time_decimals: Option<u32> = None;
         let mut record = csv::ByteRecord::new();
         // Rows come in long runs of one process: count a run, then file it.
@@ -311,18 +400,23 @@ impl Survey {
             if is_blank_or_comment(&record) {
                 continue;
             }
-            let name = field(&record, layout.application_index);
-            let id = field(&record, layout.process_index);
+            let name = key_text(&record, layout.application_index);
+            let id = key_text(&record, layout.process_index);
             match &mut run {
-                Some(((run_name, run_id), rows)) if run_name == name && run_id == id => *rows += 1,
+                Some(((run_name, run_id), rows)) if *run_name == name && *run_id == id => {
+                    *rows += 1;
+                }
                 _ => {
-                    if let Some((key, rows)) = run.replace(((name.to_owned(), id.to_owned()), 1)) {
-                        *processes.entry(key).or_insert(0) += rows;
+                    if let Some((key, rows)) = run.replace(((name, id), 1)) {
+                        file_run(&mut processes, &mut untracked_rows, key, rows);
                     }
                 }
             }
-            if let Some(index) = layout.time_in_seconds_index {
-                let text = field(&record, Some(index));
+            // A value that is not text is refused when the rows are read.
+            if let Some(text) = layout
+                .time_in_seconds_index
+                .and_then(|index| field(&record, Some(index)))
+            {
                 let decimals = text
                     .split_once('.')
                     .map_or(0, |(_, fraction)| fraction.len() as u32);
@@ -330,25 +424,53 @@ impl Survey {
             }
         }
         if let Some((key, rows)) = run {
-            *processes.entry(key).or_insert(0) += rows;
+            file_run(&mut processes, &mut untracked_rows, key, rows);
         }
         Ok(Survey {
             layout,
             processes,
+            untracked_rows,
             time_decimals,
         })
     }
 
-    /// The processes, for messages: `name (pid N, R rows)`.
+    /// The processes, for messages: the first 16 as `name (pid N, R rows)`,
+    /// then how many more there are and their rows.
     pub fn process_list(&self) -> Vec<String> {
-        self.processes
+        let mut found: Vec<String> = self
+            .processes
             .iter()
+            .take(MAX_LISTED)
             .map(|((name, id), rows)| {
                 let name = if name.is_empty() { "?" } else { name };
                 let id = if id.is_empty() { "?" } else { id };
-                format!("{name} (pid {id}, {rows} rows)")
+                format!("{} (pid {}, {rows} rows)", clipped(name), clipped(id))
             })
-            .collect()
+            .collect();
+        let more = self.processes.len().saturating_sub(MAX_LISTED);
+        let more_rows = self
+            .processes
+            .values()
+            .skip(MAX_LISTED)
+            .fold(self.untracked_rows, |sum, &rows| sum.saturating_add(rows));
+        if self.untracked_rows > 0 {
+            found.push(format!(
+                "at least {} more processes ({more_rows} rows)",
+                more + 1
+            ));
+        } else if more > 0 {
+            found.push(format!("{more} more processes ({more_rows} rows)"));
+        }
+        found
+    }
+
+    /// Whether every process of the log is counted in
+    /// [`processes`](Survey::processes).
+    fn is_complete(&self) -> bool {
+        self.untracked_rows == 0
+            && self.processes.keys().all(|(name, id)| {
+                name.chars().count() < MAX_KEY_CHARS && id.chars().count() < MAX_KEY_CHARS
+            })
     }
 
     /// The layout to read with, and the process filter to apply, given the
@@ -359,23 +481,22 @@ impl Survey {
     /// [`CaptureError::SeveralProcesses`] when the log holds several and
     /// none is chosen, [`CaptureError::NoSuchProcess`] when the chosen one
     /// is absent, and [`CaptureError::Coarse`] when `TimeInSeconds` is too
-    /// coarse and is all there is.
+    /// coarse and is all there is. A process past the [`MAX_PROCESSES`]
+    /// counted may still be the one chosen: then [`Rows`] says, at the end,
+    /// if no row was.
     pub fn plan(&self, process: Option<&ProcessFilter>) -> Result<Layout, CaptureError> {
         if let Some(filter) = process {
             let admitted = self
                 .processes
                 .keys()
                 .any(|(name, id)| filter.admits(name, id));
-            if !admitted {
+            if !admitted && self.is_complete() {
                 return Err(CaptureError::NoSuchProcess {
-                    wanted: match filter {
-                        ProcessFilter::Name(name) => name.clone(),
-                        ProcessFilter::Id(id) => id.to_string(),
-                    },
+                    wanted: filter.to_string(),
                     found: self.process_list(),
                 });
             }
-        } else if self.processes.len() > 1 {
+        } else if self.processes.len() > 1 || self.untracked_rows > 0 {
             return Err(CaptureError::SeveralProcesses {
                 found: self.process_list(),
             });
@@ -386,7 +507,9 @@ impl Survey {
                 decimals: self.time_decimals.unwrap_or(0),
             });
         }
-        Ok(self.layout.clone())
+        let mut layout = self.layout.clone();
+        layout.processes = self.process_list();
+        Ok(layout)
     }
 
     /// Whether `TimeInSeconds` exists but is too coarse (and so was passed
@@ -408,6 +531,8 @@ pub struct Rows<R: Read> {
     present_sum: u64,
     display_sum: u64,
     previous: u64,
+    /// Rows the process filter let through.
+    admitted: u64,
 }
 
 impl<R: Read> Rows<R> {
@@ -417,7 +542,9 @@ impl<R: Read> Rows<R> {
     /// # Errors
     ///
     /// [`CaptureError`] for malformed CSV, or a header that does not match
-    /// `layout`.
+    /// `layout`. Reading goes on to refuse a bad value (naming its line and
+    /// column), a backwards present time, and, at the end, a `process`
+    /// that no row belonged to.
     pub fn new(
         input: R,
         layout: Layout,
@@ -434,34 +561,43 @@ impl<R: Read> Rows<R> {
             present_sum: 0,
             display_sum: 0,
             previous: 0,
+            admitted: 0,
         })
     }
 
     fn row(&mut self) -> Result<Option<Row>, CaptureError> {
         loop {
             if !read_record(&mut self.reader, &mut self.record)? {
-                return Ok(None);
+                // Said once: the end of the rows is then the end.
+                return match self.process.take() {
+                    Some(filter) if self.admitted == 0 => Err(CaptureError::NoSuchProcess {
+                        wanted: filter.to_string(),
+                        found: core::mem::take(&mut self.layout.processes),
+                    }),
+                    _ => Ok(None),
+                };
             }
             if is_blank_or_comment(&self.record) {
                 continue;
             }
             let layout = &self.layout;
             if let Some(filter) = &self.process {
-                let name = field(&self.record, layout.application_index);
-                let id = field(&self.record, layout.process_index);
-                if !filter.admits(name, id) {
+                let name = lossy(&self.record, layout.application_index);
+                let id = lossy(&self.record, layout.process_index);
+                if !filter.admits(&name, &id) {
                     continue;
                 }
             }
+            self.admitted += 1;
             let line = self.record.position().map_or(0, csv::Position::line);
             let value = |index: usize, column: &str, scale: u32| {
-                let text = field(&self.record, Some(index));
+                let text = text(&self.record, index, column, line)?;
                 decimal::parse_scaled(text, scale)
                     .and_then(|nanos| u64::try_from(nanos).ok())
                     .ok_or_else(|| CaptureError::Value {
                         line,
                         column: column.to_owned(),
-                        text: text.to_owned(),
+                        text: clipped(text),
                     })
             };
             let present_column = layout.present_column.clone();
@@ -501,21 +637,37 @@ impl<R: Read> Rows<R> {
     /// The row's display time, if it was shown.
     fn display(&mut self, present: u64, line: u64) -> Result<Option<u64>, CaptureError> {
         let layout = &self.layout;
-        let text = field(&self.record, Some(layout.display_index));
-        let dropped = layout
-            .dropped_index
-            .is_some_and(|index| field(&self.record, Some(index)).trim() != "0");
+        let shown = text(
+            &self.record,
+            layout.display_index,
+            &layout.display_column,
+            line,
+        )?;
+        let dropped = match layout.dropped_index {
+            None => false,
+            Some(index) => match text(&self.record, index, &layout.dropped_column, line)? {
+                "0" => false,
+                "1" => true,
+                other => {
+                    return Err(CaptureError::Flag {
+                        line,
+                        column: layout.dropped_column.clone(),
+                        text: clipped(other),
+                    });
+                }
+            },
+        };
         // Frames never shown have an empty or `NA` display value.
-        let absent = text.is_empty() || text.eq_ignore_ascii_case("NA");
+        let absent = shown.is_empty() || shown.eq_ignore_ascii_case("NA");
         if dropped || absent {
             return Ok(None);
         }
-        let nanos = decimal::parse_scaled(text, 6)
+        let nanos = decimal::parse_scaled(shown, 6)
             .and_then(|nanos| u64::try_from(nanos).ok())
             .ok_or_else(|| CaptureError::Value {
                 line,
                 column: layout.display_column.clone(),
-                text: text.to_owned(),
+                text: clipped(shown),
             })?;
         Ok(match layout.display {
             DisplaySource::DisplayMs => {
@@ -577,17 +729,59 @@ fn read_layout<R: Read>(reader: &mut csv::Reader<R>) -> Result<Layout, CaptureEr
             break;
         }
     }
-    let header: Vec<&str> = record
-        .iter()
-        .map(|field| core::str::from_utf8(field).unwrap_or(""))
-        .collect();
+    let header: Vec<Cow<'_, str>> = record.iter().map(String::from_utf8_lossy).collect();
+    let header: Vec<&str> = header.iter().map(AsRef::as_ref).collect();
     Layout::from_header(&header)
 }
 
-/// Field `index` of `record` as text (empty when absent or not UTF-8).
-fn field(record: &csv::ByteRecord, index: Option<usize>) -> &str {
-    index
-        .and_then(|index| record.get(index))
-        .and_then(|bytes| core::str::from_utf8(bytes).ok())
-        .unwrap_or("")
+/// Field `index` of `record` as text (empty when absent), or `None` when it
+/// is not UTF-8.
+fn field(record: &csv::ByteRecord, index: Option<usize>) -> Option<&str> {
+    let bytes = index.and_then(|index| record.get(index)).unwrap_or(b"");
+    core::str::from_utf8(bytes).ok()
+}
+
+/// Value `index` of `record` (column `column`, on line `line`) as text.
+fn text<'r>(
+    record: &'r csv::ByteRecord,
+    index: usize,
+    column: &str,
+    line: u64,
+) -> Result<&'r str, CaptureError> {
+    field(record, Some(index)).ok_or_else(|| CaptureError::NotText {
+        line,
+        column: column.to_owned(),
+    })
+}
+
+/// Field `index` of `record` as text, any bytes that are not UTF-8 replaced
+/// (process names and ids, which are compared, never parsed as numbers).
+fn lossy(record: &csv::ByteRecord, index: Option<usize>) -> Cow<'_, str> {
+    String::from_utf8_lossy(index.and_then(|index| record.get(index)).unwrap_or(b""))
+}
+
+/// A process name or id as the survey keys it, to [`MAX_KEY_CHARS`].
+fn key_text(record: &csv::ByteRecord, index: Option<usize>) -> String {
+    let text = lossy(record, index);
+    match text.char_indices().nth(MAX_KEY_CHARS) {
+        Some((end, _)) => text[..end].to_owned(),
+        None => text.into_owned(),
+    }
+}
+
+/// Counts a run of `rows` rows of process `key`: with its own count if it
+/// is among the first [`MAX_PROCESSES`] met, else with the untracked rows.
+fn file_run(
+    processes: &mut BTreeMap<(String, String), u64>,
+    untracked_rows: &mut u64,
+    key: (String, String),
+    rows: u64,
+) {
+    if let Some(count) = processes.get_mut(&key) {
+        *count = count.saturating_add(rows);
+    } else if processes.len() < MAX_PROCESSES {
+        processes.insert(key, rows);
+    } else {
+        *untracked_rows = untracked_rows.saturating_add(rows);
+    }
 }

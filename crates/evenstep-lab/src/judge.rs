@@ -23,6 +23,10 @@ const BIN_NANOS: u64 = 10_000;
 /// Gaps up to this long are binned (one second); longer ones go to the last
 /// bin, and count their refreshes exactly.
 const BINS: usize = 100_000;
+/// The most gaps over a second kept (each exactly, for its refreshes): a
+/// capture that pauses this often is refused ([`TimingError::LongGaps`]), so
+/// that memory stays fixed whatever the capture.
+pub const MAX_LONG_GAPS: usize = 65_536;
 /// Fraction of display gaps, in per mille, that must sit on a multiple of
 /// the candidate period for the display to count as fixed-rate.
 const FIT_PER_MILLE: u64 = 950;
@@ -62,8 +66,11 @@ const MOST_DIVISIONS: u64 = 8;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DisplayTiming {
     bins: Vec<u32>,
-    /// Gaps longer than the last bin, kept exactly (few: stalls).
+    /// Gaps longer than the last bin, kept exactly (few: stalls), up to
+    /// [`MAX_LONG_GAPS`].
     long: Vec<u64>,
+    /// Whether there were more long gaps than that.
+    too_many_long: bool,
     first: Option<u64>,
     last: Option<u64>,
     gaps: u64,
@@ -94,6 +101,8 @@ pub enum TimingError {
         /// The best fraction of gaps, per mille, any candidate period fitted.
         best_fit_per_mille: u64,
     },
+    /// More than [`MAX_LONG_GAPS`] display gaps over a second.
+    LongGaps,
 }
 
 impl fmt::Display for TimingError {
@@ -115,6 +124,11 @@ impl fmt::Display for TimingError {
                 best_fit_per_mille % 10,
                 *smallest_gap_nanos as f64 / 1e6
             ),
+            TimingError::LongGaps => write!(
+                f,
+                "more than {MAX_LONG_GAPS} display gaps over a second (MAX_LONG_GAPS): a \
+                 capture of pauses, not of a display showing a game; cut the pauses out"
+            ),
         }
     }
 }
@@ -127,6 +141,7 @@ impl DisplayTiming {
         DisplayTiming {
             bins: vec![0; BINS],
             long: Vec::new(),
+            too_many_long: false,
             first: None,
             last: None,
             gaps: 0,
@@ -143,8 +158,9 @@ impl DisplayTiming {
             let gap = display_nanos - last;
             self.gaps += 1;
             match usize::try_from(gap / BIN_NANOS) {
-                Ok(bin) if bin < BINS - 1 => self.bins[bin] += 1,
-                _ => self.long.push(gap),
+                Ok(bin) if bin < BINS - 1 => self.bins[bin] = self.bins[bin].saturating_add(1),
+                _ if self.long.len() < MAX_LONG_GAPS => self.long.push(gap),
+                _ => self.too_many_long = true,
             }
         } else {
             self.first = Some(display_nanos);
@@ -156,9 +172,14 @@ impl DisplayTiming {
     ///
     /// # Errors
     ///
-    /// [`TimingError::TooFew`] for fewer than two display times, and
-    /// [`TimingError::NoSteadyRate`] when the gaps keep no common period.
+    /// [`TimingError::TooFew`] for fewer than two display times,
+    /// [`TimingError::NoSteadyRate`] when the gaps keep no common period, and
+    /// [`TimingError::LongGaps`] for more than [`MAX_LONG_GAPS`] gaps over a
+    /// second.
     pub fn measure(&self) -> Result<Measured, TimingError> {
+        if self.too_many_long {
+            return Err(TimingError::LongGaps);
+        }
         let (Some(first), Some(last)) = (self.first, self.last) else {
             return Err(TimingError::TooFew { found: 0 });
         };
@@ -221,18 +242,18 @@ impl DisplayTiming {
         let fitting: u64 = self
             .gap_counts()
             .filter(|&(gap, _)| {
-                let whole = refreshes(gap, part);
-                gap.abs_diff(whole * part) <= slack
+                let whole = u128::from(refreshes(gap, part));
+                u128::from(gap).abs_diff(whole * u128::from(part)) <= u128::from(slack)
             })
             .map(|(_, count)| count)
             .sum();
-        fitting * 1_000 / self.gaps
+        fitting.saturating_mul(1_000) / self.gaps
     }
 
     fn refreshes_of(&self, part: u64) -> u64 {
-        self.gap_counts()
-            .map(|(gap, count)| refreshes(gap, part) * count)
-            .sum()
+        self.gap_counts().fold(0, |sum: u64, (gap, count)| {
+            sum.saturating_add(refreshes(gap, part).saturating_mul(count))
+        })
     }
 }
 
@@ -313,8 +334,11 @@ impl Measured {
     }
 }
 
+/// `max(1, round(gap / part))`, rounding half up, for any `gap` (a gap of
+/// `u64::MAX` ns included: `gap + part / 2` would overflow).
 fn refreshes(gap: u64, part: u64) -> u64 {
-    ((gap + part / 2) / part).max(1)
+    let up = gap % part >= part - part / 2;
+    (gap / part + u64::from(up)).max(1)
 }
 
 fn match_common(span: u64, refreshes: u64) -> Option<Rate> {

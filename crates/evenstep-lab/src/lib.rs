@@ -57,7 +57,10 @@
 //!   `Dropped` column, display times from `MsUntilDisplayed` or
 //!   `MsBetweenDisplayChange`; a `TimeInSeconds` column too coarse to time
 //!   frames is not used), streamed row by row in three passes, so a log of
-//!   millions of rows is judged in a few megabytes.
+//!   millions of rows is judged in a few megabytes; a pipe, which can be
+//!   read only once, is read into memory up to [`MAX_PIPED_BYTES`]
+//!   ([`Capture`]). Bad values are refused naming their line and column,
+//!   and errors stay short whatever the log.
 //! - **One column of stamps** ([`read_csv`], [`parse_csv`]): decimal values
 //!   (`16.667`) are milliseconds and integer values (`16666667`)
 //!   nanoseconds; a header containing the word `ms` or `ns` decides
@@ -85,7 +88,7 @@
 //! use evenstep_lab::{Config, Jitter, Rate, Report, Settings, Synthetic};
 //!
 //! let trace = Synthetic::new(Rate::hz(60)?)
-//!     .frames(2_000)
+//!     .frames(2_000)?
 //!     .jitter_us(1_500, Jitter::Uniform)
 //!     .seed(2)
 //!     .generate();
@@ -95,7 +98,7 @@
 //! assert_eq!(verdict.metrics(Config::Snapped).stutter, 0); // one step a frame
 //! let judged = verdict.judged.as_ref().expect("its refreshes are its display times");
 //! assert!(judged.counts(Config::Locked).worst() < judged.counts(Config::Off).worst());
-//! # Ok::<(), evenstep_lab::RateError>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! # What it refuses to do
@@ -128,12 +131,13 @@ mod table;
 mod trace;
 
 pub use capture::{
-    CaptureError, DisplaySource, Layout, PresentSource, ProcessFilter, Row, Rows, Survey,
+    CaptureError, DisplaySource, Layout, MAX_PROCESSES, PresentSource, ProcessFilter, Row, Rows,
+    Survey,
 };
 pub use config::{Config, Settings, SettingsError, WARM_UP_FRAMES};
 pub use csv_trace::{CSV_FORMATS, CsvError, CsvFormat, estimate_refresh, parse_csv, read_csv};
 pub use godot::{GODOT_JITTER_FIX, GodotJitterFix};
-pub use judge::{DisplayTiming, Measured, Rule, Tally, TimingError};
+pub use judge::{DisplayTiming, MAX_LONG_GAPS, Measured, Rule, Tally, TimingError};
 pub use metrics::{Histogram, Metrics};
 pub use planner::Planner;
 pub use plot::{PlotError, svg};
@@ -144,6 +148,9 @@ pub use rng::SplitMix64;
 pub use run::Run;
 pub use stutter::{Cadence, CadenceKind};
 pub use suite::{Profile, SUITE_FRAMES, default_suite};
-pub use sweep::{JudgeError, PhaseCounts, Sweep, SweepReport, judge_file, judge_trace};
-pub use synthetic::{Jitter, MAX_HIDDEN, MAX_STALL_MILLIS, Synthetic, SyntheticError};
+pub use sweep::{
+    Capture, JudgeError, MAX_PIPED_BYTES, PhaseCounts, Sweep, SweepReport, judge_file, judge_trace,
+    read_piped,
+};
+pub use synthetic::{Jitter, MAX_FRAMES, MAX_HIDDEN, MAX_STALL_MILLIS, Synthetic, SyntheticError};
 pub use trace::{Refresh, Trace};

@@ -7,9 +7,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
+use evenstep_core::Pacing;
 use evenstep_lab::{
-    CSV_FORMATS, CaptureError, Jitter, JudgeError, ProcessFilter, Profile, Rate, Report, Settings,
-    SweepReport, Synthetic, Trace, WARM_UP_FRAMES, default_suite, judge_file, parse_csv, svg,
+    CSV_FORMATS, Capture, CaptureError, Jitter, JudgeError, MAX_HIDDEN, MAX_PIPED_BYTES,
+    ProcessFilter, Profile, Rate, Report, SUITE_FRAMES, Settings, SweepReport, Synthetic, Trace,
+    TraceReport, WARM_UP_FRAMES, default_suite, parse_csv, svg,
 };
 
 /// Feed frame timestamp traces through fixed-step planners side by side
@@ -19,15 +21,16 @@ use evenstep_lab::{
 /// Six configurations run on every trace: the plain floating-point
 /// accumulator most engines and crates use ("naive f64"), Godot's physics
 /// jitter fix, and evenstep's planner with pacing off, centred, snapped and
-/// locked (the default). With no trace options, the default suite of
-/// seventeen profiles runs (10,000 frames each, fixed seeds).
+/// locked (the default). With no trace options, the default suite runs
+/// (its profiles are listed in `--help`; fixed seeds).
 #[derive(Debug, Parser)]
 #[command(name = "evenstep-lab", version)]
 struct Cli {
     /// Read a trace from a CSV file: a capture with present and display
     /// times (`present_ms,display_ms`, or a PresentMon 1.x or 2.x log),
     /// judged by the frames shown; or one column of timestamps (decimal =
-    /// milliseconds, integer = nanoseconds). Repeatable.
+    /// milliseconds, integer = nanoseconds). A pipe (`/dev/stdin`) is read
+    /// once, into memory, up to 128 MiB. Repeatable.
     #[arg(long, value_name = "FILE", help_heading = "Recorded traces")]
     csv: Vec<PathBuf>,
     /// The display rate of the CSV traces [default: measured from the
@@ -110,7 +113,7 @@ struct Cli {
     /// Write an SVG plot of one trace (see --plot-trace) to FILE.
     #[arg(long, value_name = "FILE", help_heading = "Output")]
     svg: Option<PathBuf>,
-    /// Which trace to plot, by its number in the table.
+    /// Which trace to plot, by its number in the table (a capture too).
     #[arg(long, value_name = "N", default_value_t = 1, help_heading = "Output")]
     plot_trace: usize,
     /// How many frames of steps to plot, from the end of the warm-up (drift
@@ -147,7 +150,7 @@ impl Cli {
             .seed(self.seed.unwrap_or(1))
             .missed_per_mille(self.miss_per_mille.unwrap_or(0));
         if let Some(frames) = self.frames {
-            spec = spec.frames(frames);
+            spec = spec.frames(frames).map_err(|e| e.to_string())?;
         }
         spec = match (self.stall_every, self.stall_ms) {
             (Some(every), Some(millis)) => spec.stalls(every, millis).map_err(|e| e.to_string())?,
@@ -165,38 +168,57 @@ impl Cli {
         Ok(spec)
     }
 
-    /// The CSV files judged by their display times, and the traces of the
-    /// others (one column of stamps).
-    fn captures(&self, settings: Settings) -> Result<(Vec<SweepReport>, Vec<Trace>), String> {
-        let process = self.process.as_deref().map(ProcessFilter::parse);
-        let mut judged = Vec::new();
-        let mut traces = Vec::new();
+    /// The CSV files judged by their display times (with the captures, to
+    /// plot one), and the traces of the others (one column of stamps).
+    fn captures(&self, settings: Settings) -> Result<Captures, String> {
+        let process = self.process.as_ref().map(|text| ProcessFilter::parse(text));
+        let mut captures = Captures::default();
         for path in &self.csv {
             let shown = path.display();
-            match judge_file(
-                path,
-                settings,
-                self.display_hz,
-                process.as_ref(),
-                self.phases,
-            ) {
-                Ok(report) => judged.push(report),
+            let capture = Capture::open(path).map_err(|e| format!("{shown}: {e}"))?;
+            match capture.judge(settings, self.display_hz, process.as_ref(), self.phases) {
+                Ok(report) => {
+                    captures.judged.push(report);
+                    captures.read.push(capture);
+                }
                 Err(JudgeError::Capture(
                     CaptureError::NoPresentColumn { .. } | CaptureError::NoDisplayColumn,
                 )) => {
-                    let text =
-                        std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
-                    let name = path
-                        .file_name()
-                        .map_or_else(|| shown.to_string(), |n| n.to_string_lossy().into_owned());
-                    let trace = parse_csv(name, &text, self.display_hz)
+                    let text = capture.text().map_err(|e| format!("{shown}: {e}"))?;
+                    let trace = parse_csv(capture.name(), &text, self.display_hz)
                         .map_err(|e| format!("{shown}: {e}"))?;
-                    traces.push(trace);
+                    captures.traces.push(trace);
                 }
                 Err(error) => return Err(format!("{shown}: {error}")),
             }
         }
-        Ok((judged, traces))
+        Ok(captures)
+    }
+
+    /// The report of trace `number` (1-based, as the table numbers them:
+    /// traces, then captures), to plot.
+    fn plotted(&self, report: &Report, captures: &[Capture]) -> Result<TraceReport, String> {
+        let count = report.traces.len() + captures.len();
+        let refuse = || {
+            format!(
+                "--plot-trace {}: there are traces 1 to {count}",
+                self.plot_trace
+            )
+        };
+        let index = self.plot_trace.checked_sub(1).ok_or_else(refuse)?;
+        if let Some(trace) = report.traces.get(index) {
+            return Ok(trace.clone());
+        }
+        let capture = captures
+            .get(index - report.traces.len())
+            .ok_or_else(refuse)?;
+        let process = self.process.as_ref().map(|text| ProcessFilter::parse(text));
+        let trace = capture
+            .trace(self.display_hz, process.as_ref())
+            .map_err(|e| format!("{}: {e}", capture.name()))?;
+        let settings = Settings::new(self.step_hz, self.budget, self.snap_tolerance)
+            .map_err(|e| e.to_string())?;
+        Ok(TraceReport::analyse(&trace, &settings, 1))
     }
 
     fn traces(&self, mut traces: Vec<Trace>) -> Result<Vec<Trace>, String> {
@@ -219,31 +241,72 @@ fn parse_range(text: &str) -> Result<(Rate, Rate), String> {
     Ok((slowest, fastest))
 }
 
-/// A non-negative decimal number of `unit`s, to the nanosecond.
-fn parse_decimal(text: &str, unit_nanos: f64, unit: &str) -> Result<Duration, String> {
-    let value: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{text}`: expected a number of {unit}"))?;
-    if !value.is_finite() || value < 0.0 || value * unit_nanos > 1e18 {
-        return Err(format!(
-            "`{text}`: expected a non-negative number of {unit}"
-        ));
+/// What the CSV files given were read as.
+#[derive(Default)]
+struct Captures {
+    /// The captures judged by their display times, in order.
+    judged: Vec<SweepReport>,
+    /// Each of those captures, to plot one.
+    read: Vec<Capture>,
+    /// The traces of one column of stamps.
+    traces: Vec<Trace>,
+}
+
+/// A decimal number of `unit`s from 0 to `most` (`most_text` in those
+/// units), to the nanosecond.
+fn parse_decimal(
+    text: &str,
+    unit_nanos: f64,
+    unit: &str,
+    most: Duration,
+    most_text: &str,
+) -> Result<Duration, String> {
+    let refuse = || format!("`{text}`: expected a number of {unit} from 0 to {most_text}");
+    let value: f64 = text.trim().parse().map_err(|_| refuse())?;
+    let nanos = value * unit_nanos;
+    if !value.is_finite() || value < 0.0 || nanos > most.as_nanos() as f64 {
+        return Err(refuse());
     }
-    // Finite, non-negative and under 2^63: the cast is exact after rounding.
+    // Finite, non-negative and at most a day: the cast is exact after
+    // rounding.
     #[allow(clippy::cast_sign_loss, reason = "checked non-negative above")]
-    Ok(Duration::from_nanos((value * unit_nanos).round() as u64))
+    Ok(Duration::from_nanos(nanos.round() as u64))
 }
 
+/// The snap tolerance: at most [`Pacing::MAX_SNAP_TOLERANCE`].
 fn parse_millis(text: &str) -> Result<Duration, String> {
-    parse_decimal(text, 1e6, "milliseconds")
+    let most = Pacing::MAX_SNAP_TOLERANCE;
+    parse_decimal(
+        text,
+        1e6,
+        "milliseconds",
+        most,
+        &most.as_millis().to_string(),
+    )
 }
 
+/// A hidden span's start or length: at most [`MAX_HIDDEN`].
 fn parse_seconds(text: &str) -> Result<Duration, String> {
-    parse_decimal(text, 1e9, "seconds")
+    let most = format!("{} (a day)", MAX_HIDDEN.as_secs());
+    parse_decimal(text, 1e9, "seconds", MAX_HIDDEN, &most)
+}
+
+/// The default suite, numbered: `1. 60 Hz ±0.75 ms; 2. ...`.
+fn suite_list() -> String {
+    let suite = default_suite();
+    let names: Vec<String> = (1..)
+        .zip(&suite)
+        .map(|(number, profile)| format!("{number}. {}", profile.name()))
+        .collect();
+    format!(
+        "Default suite ({} profiles of {SUITE_FRAMES} frames, seed k for profile k): {}.",
+        suite.len(),
+        names.join("; ")
+    )
 }
 
 fn long_help() -> String {
+    let suite = suite_list();
     format!(
         "Judged by the frames shown (every trace with display times: captures, and the \
          synthetic suite, whose refreshes are its display times): each planner is fed the \
@@ -265,7 +328,9 @@ fn long_help() -> String {
          MsBetweenPresents (else TimeInSeconds, refused when written too coarsely to time \
          frames, or CPUStartTime), display times from MsUntilDisplayed (with Dropped) or the \
          running sum of MsBetweenDisplayChange; a log of several processes needs --process. \
-         Captures are read a row at a time, three times over, in fixed memory.\n\n\
+         A capture file is read a row at a time, three times over, in fixed memory; a pipe \
+         (--csv /dev/stdin) is read once, into memory, up to {MAX_PIPED_BYTES} bytes. \
+         Plotting a capture (--svg) holds it in memory.\n\n\
          Other CSV traces: {CSV_FORMATS}. Their display rate is the median frame time matched \
          to a common rate within 0.5% (printed), or --display-hz; a trace that matches none is \
          refused.\n\n\
@@ -280,15 +345,10 @@ fn long_help() -> String {
          the last q refreshes must hold exactly p steps. On a variable refresh display each \
          frame must run its own length in steps, rounded down or up. The first \
          {WARM_UP_FRAMES} frames of each trace are not counted.\n\n\
-         Default suite (seed k for profile k, 10,000 frames): 60 Hz ±0.75 ms, 60 Hz ±1.5 ms, \
-         120 Hz ±0.5 ms, 240 Hz ±0.25 ms, 59.94 Hz ±0.75 ms, 144 Hz ±0.5 ms, 60 Hz ±0.75 ms \
-         with 1% missed refreshes, 75 Hz ±0.5 ms, 165 Hz ±0.25 ms, VRR 48–144 Hz ±0.25 ms, \
-         60 Hz ±0.75 ms with the tab hidden 5 s at 60 s (uniform jitter); and five games \
-         behind a vsync queue: 59.95 Hz queue 2, 59.95 Hz queue 1–3, 60 Hz queue 1, 120 Hz \
-         queue 2, 60 Hz queue 2–3 with 8% slow frames.\n\n\
+         {suite}\n\n\
          Examples:\n  \
          evenstep-lab\n  \
-         evenstep-lab --csv ../shared/traces/csgo_60hz_composed.csv --phases 16\n  \
+         evenstep-lab --csv crates/evenstep-lab/traces/csgo_60hz_composed.csv --phases 16\n  \
          evenstep-lab --csv presentmon.csv --process game.exe --json\n  \
          evenstep-lab --hz 144 --jitter-us 500 --miss-per-mille 5 --svg 144.svg"
     )
@@ -297,7 +357,11 @@ fn long_help() -> String {
 fn run(cli: &Cli) -> Result<(), String> {
     let settings =
         Settings::new(cli.step_hz, cli.budget, cli.snap_tolerance).map_err(|e| e.to_string())?;
-    let (judged, traces) = cli.captures(settings)?;
+    let Captures {
+        judged,
+        read,
+        traces,
+    } = cli.captures(settings)?;
     let traces = cli.traces(traces)?;
     let report = Report::with_phases(settings, &traces, cli.phases).with_captures(judged);
     if cli.json {
@@ -306,18 +370,8 @@ fn run(cli: &Cli) -> Result<(), String> {
         print!("{}", report.table());
     }
     if let Some(path) = &cli.svg {
-        let count = report.traces.len();
-        let chosen = cli
-            .plot_trace
-            .checked_sub(1)
-            .and_then(|index| report.traces.get(index))
-            .ok_or_else(|| {
-                format!(
-                    "--plot-trace {}: there are traces 1 to {count}",
-                    cli.plot_trace
-                )
-            })?;
-        let drawing = svg(chosen, WARM_UP_FRAMES, cli.plot_frames).map_err(|e| e.to_string())?;
+        let chosen = cli.plotted(&report, &read)?;
+        let drawing = svg(&chosen, WARM_UP_FRAMES, cli.plot_frames).map_err(|e| e.to_string())?;
         std::fs::write(path, drawing).map_err(|e| format!("{}: {e}", path.display()))?;
         eprintln!(
             "wrote {}: trace #{} {}",

@@ -6,7 +6,7 @@ use core::fmt;
 
 use plotters::prelude::*;
 
-use crate::TraceReport;
+use crate::{Config, TraceReport};
 
 /// The drawing's size in pixels.
 const SIZE: (u32, u32) = (1200, 900);
@@ -21,16 +21,20 @@ const DRIFT_BUCKETS: usize = 500;
 /// Width of the drift panel's legend, in pixels.
 const LEGEND_WIDTH: u32 = 190;
 /// Drift line widths, in configuration order: each narrower than the one
-/// before, so lines that coincide stay visible.
-const LINE_WIDTHS: [u32; 4] = [8, 5, 3, 1];
+/// before and drawn over it, so lines that coincide stay visible, the last
+/// still 2 px wide.
+const LINE_WIDTHS: [u32; Config::ALL.len()] = [12, 10, 8, 6, 4, 2];
 
-/// One colour per configuration, in [`Config::ALL`](crate::Config::ALL)
-/// order.
-const COLOURS: [RGBColor; 4] = [
+/// One colour per configuration, in [`Config::ALL`] order, each its own:
+/// naive f64 red, Godot orange, off blue, centred green, snapped purple,
+/// locked (the default) brown.
+const COLOURS: [RGBColor; Config::ALL.len()] = [
     RGBColor(214, 39, 40),
-    RGBColor(230, 120, 0),
+    RGBColor(255, 127, 14),
     RGBColor(31, 119, 180),
     RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
 ];
 
 /// The plot could not be drawn.
@@ -67,7 +71,7 @@ fn plot_error(error: impl fmt::Display) -> PlotError {
 /// ```
 /// use evenstep_lab::{Rate, Report, Settings, Synthetic, svg};
 ///
-/// let trace = Synthetic::new(Rate::hz(60)?).frames(200).generate();
+/// let trace = Synthetic::new(Rate::hz(60)?).frames(200)?.generate();
 /// let report = Report::new(Settings::default(), &[trace]);
 /// let drawing = svg(&report.traces[0], 16, 120)?;
 /// assert!(drawing.starts_with("<svg"));

@@ -12,7 +12,8 @@
 
 use core::fmt::Write as _;
 
-use crate::{Rate, Refresh, SplitMix64, Trace};
+use crate::synthetic::checked_frames;
+use crate::{Rate, Refresh, SplitMix64, SyntheticError, Trace};
 
 /// Where the first refresh lands, in ns.
 const START_NANOS: u64 = 1_000_000_000;
@@ -32,11 +33,11 @@ const START_NANOS: u64 = 1_000_000_000;
 /// ```
 /// use evenstep_lab::{Queued, Rate};
 ///
-/// let trace = Queued::new("59.95".parse::<Rate>()?).frames(600).seed(4).generate();
+/// let trace = Queued::new("59.95".parse::<Rate>()?).frames(600)?.seed(4).generate();
 /// assert_eq!(trace.len(), 600);
 /// let shown = trace.display().unwrap();
 /// assert!(shown.iter().all(Option::is_some)); // vsync: every frame is shown
-/// # Ok::<(), evenstep_lab::RateError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Queued {
@@ -76,10 +77,14 @@ impl Queued {
     }
 
     /// The number of frames.
-    #[must_use = "builder methods return the changed description"]
-    pub fn frames(mut self, frames: usize) -> Queued {
-        self.frames = frames;
-        self
+    ///
+    /// # Errors
+    ///
+    /// [`SyntheticError::Frames`] if `frames` is over
+    /// [`MAX_FRAMES`](crate::MAX_FRAMES).
+    pub fn frames(mut self, frames: usize) -> Result<Queued, SyntheticError> {
+        self.frames = checked_frames(frames)?;
+        Ok(self)
     }
 
     /// The seed of every random choice.

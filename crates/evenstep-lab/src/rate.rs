@@ -12,6 +12,10 @@ const NANOS_PER_SEC: u128 = 1_000_000_000;
 /// The fastest rate accepted, in hertz.
 const MAX_HZ: u64 = 1_000_000;
 
+/// The largest numerator or denominator of a rate in lowest terms: so the
+/// slowest rate is `1/4294967295` Hz, a tick every 136 years.
+const MAX_TERM: u64 = u32::MAX as u64;
+
 /// A rate in hertz, `numerator / denominator` in lowest terms.
 ///
 /// Parsed from `60`, `59.94` (a broadcast-style rate: read as 60000/1001, as
@@ -51,18 +55,26 @@ impl Rate {
     /// # Errors
     ///
     /// [`RateError`] unless the rate is positive and at most 1 MHz, with a
-    /// reduced numerator and denominator that each fit in a `u32`.
+    /// reduced numerator and denominator that each fit in a `u32` (so at
+    /// least `1/4294967295` Hz).
     pub fn ratio(numerator: u64, denominator: u64) -> Result<Rate, RateError> {
-        let refuse = || RateError {
+        Rate::reduced(numerator, denominator).map_err(|why| RateError {
             text: format!("{numerator}/{denominator}"),
-        };
+            why,
+        })
+    }
+
+    fn reduced(numerator: u64, denominator: u64) -> Result<Rate, Why> {
         if numerator == 0 || denominator == 0 {
-            return Err(refuse());
+            return Err(Why::NotPositive);
         }
         let g = gcd(numerator, denominator);
         let (num, den) = (numerator / g, denominator / g);
-        if num > u64::from(u32::MAX) || den > u64::from(u32::MAX) || num > MAX_HZ * den {
-            return Err(refuse());
+        if num > MAX_HZ.saturating_mul(den) {
+            return Err(Why::TooFast);
+        }
+        if num > MAX_TERM || den > MAX_TERM {
+            return Err(Why::Terms { num, den });
         }
         Ok(Rate { num, den })
     }
@@ -145,8 +157,9 @@ impl FromStr for Rate {
     type Err = RateError;
 
     fn from_str(text: &str) -> Result<Rate, RateError> {
-        let refuse = || RateError {
-            text: text.to_owned(),
+        let refuse = |why| RateError {
+            text: crate::capture::clipped(text),
+            why,
         };
         let trimmed = text.trim();
         let trimmed = trimmed
@@ -155,12 +168,18 @@ impl FromStr for Rate {
             .unwrap_or(trimmed)
             .trim();
         if let Some((num, den)) = trimmed.split_once('/') {
-            let num = num.trim().parse().map_err(|_| refuse())?;
-            let den = den.trim().parse().map_err(|_| refuse())?;
-            return Rate::ratio(num, den).map_err(|_| refuse());
+            let num = num.trim().parse().map_err(|_| refuse(Why::NotARate))?;
+            let den = den.trim().parse().map_err(|_| refuse(Why::NotARate))?;
+            return Rate::reduced(num, den).map_err(refuse);
         }
-        let (num, den) = decimal::parse_fraction(trimmed).ok_or_else(refuse)?;
-        let rate = Rate::ratio(num, den).map_err(|_| refuse())?;
+        let (num, den) = decimal::parse_fraction(trimmed).ok_or_else(|| {
+            // Plain digits that a u64 does not hold are a decimal too fine.
+            let plain = trimmed.bytes().filter(|&b| b == b'.').count() <= 1
+                && trimmed.bytes().any(|b| b.is_ascii_digit())
+                && trimmed.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+            refuse(if plain { Why::TooFine } else { Why::NotARate })
+        })?;
+        let rate = Rate::reduced(num, den).map_err(refuse)?;
         Ok(broadcast_rate(rate).unwrap_or(rate))
     }
 }
@@ -182,20 +201,47 @@ fn broadcast_rate(rate: Rate) -> Option<Rate> {
     ((candidate.as_f64() - rate.as_f64()).abs() < 0.006).then_some(candidate)
 }
 
-/// A rate that is not a positive number of hertz up to 1 MHz.
+/// A rate that is not a positive number of hertz up to 1 MHz whose
+/// numerator and denominator in lowest terms each fit in a `u32`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RateError {
     text: String,
+    why: Why,
+}
+
+/// Which limit a refused rate breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Why {
+    /// Not a number or fraction at all.
+    NotARate,
+    /// Zero, or a zero denominator.
+    NotPositive,
+    /// Over 1 MHz.
+    TooFast,
+    /// In lowest terms, a numerator or denominator over `u32::MAX`.
+    Terms { num: u64, den: u64 },
+    /// A decimal with more digits than a `u64` holds.
+    TooFine,
 }
 
 impl fmt::Display for RateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a rate of `{}`", self.text)?;
+        match self.why {
+            Why::NotARate | Why::NotPositive => {}
+            Why::TooFast => f.write_str(", over 1 MHz")?,
+            Why::Terms { num, den } => write!(
+                f,
+                ", {num}/{den} Hz in lowest terms, whose numerator and denominator must \
+                 each be at most {MAX_TERM}"
+            )?,
+            Why::TooFine => write!(f, ", with more digits than a rate holds")?,
+        }
         write!(
             f,
-            "a rate of `{}`; expected hertz above 0 and at most 1 MHz: \
-             a whole number (60), a decimal (143.5; 59.94, 29.97, 119.88 and \
-             23.976 mean k·1000/1001) or a fraction N/D (60000/1001)",
-            self.text
+            "; expected hertz from 1/{MAX_TERM} Hz to 1 MHz, N/D in lowest terms with N and D \
+             each at most {MAX_TERM}: a whole number (60), a decimal (143.5; 59.94, 29.97, \
+             119.88 and 23.976 mean k·1000/1001) or a fraction N/D (60000/1001)"
         )
     }
 }

@@ -125,12 +125,12 @@ impl TraceReport {
 /// ```
 /// use evenstep_lab::{Config, Jitter, Rate, Report, Settings, Synthetic};
 ///
-/// let trace = Synthetic::new(Rate::hz(60)?).frames(1_000).jitter_us(1_000, Jitter::Uniform).generate();
+/// let trace = Synthetic::new(Rate::hz(60)?).frames(1_000)?.jitter_us(1_000, Jitter::Uniform).generate();
 /// let report = Report::new(Settings::default(), &[trace]);
 /// assert_eq!(report.traces[0].metrics(Config::Centred).stutter, 0);
 /// assert!(report.table().contains("evenstep snapped"));
 /// assert!(report.json().starts_with('{'));
-/// # Ok::<(), evenstep_lab::RateError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {

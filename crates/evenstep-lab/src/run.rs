@@ -13,11 +13,11 @@ use crate::{Config, Planner, Settings, Trace};
 /// ```
 /// use evenstep_lab::{Config, Rate, Run, Settings, Synthetic};
 ///
-/// let trace = Synthetic::new(Rate::hz(60)?).frames(600).generate();
+/// let trace = Synthetic::new(Rate::hz(60)?).frames(600)?.generate();
 /// let run = Run::new(&trace, Config::Centred, &Settings::default());
 /// assert!(run.steps().iter().all(|&s| s == 1));
 /// assert_eq!(run.simulated_nanos(), 10_000_000_000); // 600 steps of 1/60 s
-/// # Ok::<(), evenstep_lab::RateError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Run {

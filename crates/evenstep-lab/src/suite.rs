@@ -78,6 +78,7 @@ pub fn default_suite() -> Vec<Profile> {
     let profile = |rate: Rate, jitter_us: u64| {
         Synthetic::new(rate)
             .frames(SUITE_FRAMES)
+            .unwrap_or_else(|_| unreachable!("{SUITE_FRAMES} frames is within MAX_FRAMES"))
             .jitter_us(jitter_us, Jitter::Uniform)
     };
     let displays = vec![
@@ -109,9 +110,12 @@ pub fn default_suite() -> Vec<Profile> {
         Queued::new(hz(60)).render(4_000, 5_000),
     ];
     let displays = displays.into_iter().map(Profile::Display);
-    let queued = queued
-        .into_iter()
-        .map(|spec| Profile::Queued(spec.frames(SUITE_FRAMES)));
+    let queued = queued.into_iter().map(|spec| {
+        Profile::Queued(
+            spec.frames(SUITE_FRAMES)
+                .unwrap_or_else(|_| unreachable!("{SUITE_FRAMES} frames is within MAX_FRAMES")),
+        )
+    });
     displays
         .chain(queued)
         .zip(1..)

@@ -21,6 +21,11 @@ pub const MAX_STALL_MILLIS: u64 = 3_600_000;
 /// The latest a hidden span may start, and the longest it may last: a day.
 pub const MAX_HIDDEN: Duration = Duration::from_secs(86_400);
 
+/// The most frames a synthetic trace ([`Synthetic`], [`Queued`](crate::Queued))
+/// may have: ten million, about 46 hours at 60 Hz. A trace is held in
+/// memory, and every configuration's run of it too.
+pub const MAX_FRAMES: usize = 10_000_000;
+
 /// The shape of timestamp jitter. Both are integer-only and bounded by the
 /// amplitude.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -79,12 +84,12 @@ impl FromStr for Jitter {
 /// ```
 /// use evenstep_lab::{Jitter, Rate, Synthetic};
 ///
-/// let spec = Synthetic::new(Rate::hz(60)?).frames(100).jitter_us(750, Jitter::Uniform).seed(3);
+/// let spec = Synthetic::new(Rate::hz(60)?).frames(100)?.jitter_us(750, Jitter::Uniform).seed(3);
 /// let trace = spec.generate();
 /// assert_eq!(trace.len(), 100);
 /// assert_eq!(trace.name(), "60 Hz ±0.75 ms");
 /// assert_eq!(spec.generate(), trace); // a seed is a trace
-/// # Ok::<(), evenstep_lab::RateError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Synthetic {
@@ -119,10 +124,13 @@ impl Synthetic {
     }
 
     /// The number of frames.
-    #[must_use = "builder methods return the changed description"]
-    pub fn frames(mut self, frames: usize) -> Synthetic {
-        self.frames = frames;
-        self
+    ///
+    /// # Errors
+    ///
+    /// [`SyntheticError::Frames`] if `frames` is over [`MAX_FRAMES`].
+    pub fn frames(mut self, frames: usize) -> Result<Synthetic, SyntheticError> {
+        self.frames = checked_frames(frames)?;
+        Ok(self)
     }
 
     /// Timestamp jitter of `amplitude_us` microseconds, shaped by `jitter`.
@@ -372,9 +380,23 @@ fn fits(offset: u64, offsets: &[u64]) -> bool {
     offset <= u64::MAX - START_NANOS && offsets.last().is_none_or(|&last| offset > last)
 }
 
-/// Why a [`Synthetic`] trace description was refused.
+/// `frames`, if it is at most [`MAX_FRAMES`].
+pub(crate) fn checked_frames(frames: usize) -> Result<usize, SyntheticError> {
+    if frames > MAX_FRAMES {
+        return Err(SyntheticError::Frames { frames });
+    }
+    Ok(frames)
+}
+
+/// Why a [`Synthetic`] (or [`Queued`](crate::Queued)) trace description was
+/// refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SyntheticError {
+    /// More frames than [`MAX_FRAMES`].
+    Frames {
+        /// The frames asked for.
+        frames: usize,
+    },
     /// A stall over [`MAX_STALL_MILLIS`].
     Stall {
         /// The stall asked for, in milliseconds.
@@ -392,6 +414,11 @@ pub enum SyntheticError {
 impl fmt::Display for SyntheticError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            SyntheticError::Frames { frames } => write!(
+                f,
+                "a trace of {frames} frames; a synthetic trace has at most {MAX_FRAMES} frames \
+                 (MAX_FRAMES)"
+            ),
             SyntheticError::Stall { millis } => write!(
                 f,
                 "a stall of {millis} ms; a stall lasts from 0 to {MAX_STALL_MILLIS} ms \

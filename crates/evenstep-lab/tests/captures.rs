@@ -5,6 +5,7 @@
 //! passed over (or refused) when it is written too coarsely to time frames.
 //! Bad input is a clear error naming the line, never a panic.
 
+use std::fmt::Write as _;
 use std::io::Write as _;
 
 use evenstep_lab::{
@@ -198,4 +199,140 @@ fn a_capture_file_is_judged_with_its_rate_printed_beside_what_it_came_from() {
         4,
     );
     assert!(matches!(missing, Err(JudgeError::Io(_))));
+}
+
+/// The rows of `bytes`, which need not be text.
+fn rows_of_bytes(bytes: &[u8]) -> Result<Vec<Row>, CaptureError> {
+    let survey = Survey::of(bytes)?;
+    let layout = survey.plan(None)?;
+    Rows::new(bytes, layout, None)?.collect()
+}
+
+#[test]
+fn bytes_that_are_not_text_in_a_display_or_dropped_column_are_refused_naming_line_and_column() {
+    let display = rows_of_bytes(b"present_ms,display_ms\n0.0,1.0\n16.7,\xff\xfe\n").unwrap_err();
+    assert_eq!(
+        display.to_string(),
+        "line 3: column `display_ms` holds bytes that are not UTF-8 text"
+    );
+    let dropped =
+        rows_of_bytes(b"MsBetweenPresents,MsUntilDisplayed,Dropped\n16.7,20.0,0\n16.7,20.0,\x80\n")
+            .unwrap_err();
+    assert_eq!(
+        dropped.to_string(),
+        "line 3: column `Dropped` holds bytes that are not UTF-8 text"
+    );
+    let present = rows_of_bytes(b"present_ms,display_ms\n\xc3,1.0\n").unwrap_err();
+    assert_eq!(
+        present.to_string(),
+        "line 2: column `present_ms` holds bytes that are not UTF-8 text"
+    );
+    // A `Dropped` that is text but neither 0 nor 1 is no flag either.
+    let flag =
+        rows_of_bytes(b"MsBetweenPresents,MsUntilDisplayed,Dropped\n16.7,20.0,yes\n").unwrap_err();
+    assert_eq!(
+        flag.to_string(),
+        "line 2: `yes` in column `Dropped` is not 0 or 1"
+    );
+}
+
+#[test]
+fn a_log_with_a_process_id_on_every_row_is_surveyed_in_bounded_memory_and_refused_briefly() {
+    let mut text =
+        String::from("Application,ProcessID,MsBetweenPresents,MsUntilDisplayed,Dropped\n");
+    for pid in 0..10_000 {
+        writeln!(text, "game.exe,{pid},16.7,20.0,0").unwrap();
+    }
+    let survey = Survey::of(text.as_bytes()).unwrap();
+    assert_eq!(survey.processes.len(), 64, "processes tracked");
+    let error = survey.plan(None).unwrap_err();
+    let message = error.to_string();
+    assert!(message.len() < 1_000, "{} bytes: {message}", message.len());
+    assert!(
+        message.contains("game.exe (pid 0, 1 rows)")
+            && message.contains("at least 49 more processes (9984 rows)"),
+        "{message}"
+    );
+    // A process past the ones tracked is still found by its id, and one
+    // absent is still refused.
+    let last = rows(&text, Some(ProcessFilter::parse("9999"))).unwrap();
+    assert_eq!(last, [row(0, Some(20_000_000))]);
+    let absent = rows(&text, Some(ProcessFilter::parse("123456"))).unwrap_err();
+    assert!(
+        matches!(&absent, CaptureError::NoSuchProcess { wanted, .. } if wanted == "123456"),
+        "{absent}"
+    );
+    assert!(absent.to_string().len() < 1_000, "{absent}");
+}
+
+#[test]
+fn text_quoted_from_a_capture_in_an_error_is_clipped() {
+    let long = "x".repeat(1_000_000);
+    let header = format!("{long},{long}\n");
+    let columns = Survey::of(header.as_bytes()).unwrap_err().to_string();
+    assert!(columns.len() < 1_000, "{} bytes", columns.len());
+    let wide: Vec<String> = (0..100_000).map(|k| format!("c{k}")).collect();
+    let columns = Survey::of(format!("{}\n", wide.join(",")).as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(columns.len() < 1_000, "{} bytes", columns.len());
+    assert!(columns.contains("c15, and 99984 more]"), "{columns}");
+    let value = rows(
+        &format!("present_ms,display_ms\n0.0,1.0\n{long},2.0\n"),
+        None,
+    )
+    .unwrap_err();
+    let value = value.to_string();
+    assert!(value.len() < 300, "{} bytes", value.len());
+    assert!(
+        value.starts_with("line 3: `xxxx") && value.contains("…` in column `present_ms`"),
+        "{value}"
+    );
+    let named = format!(
+        "Application,ProcessID,MsBetweenPresents,MsUntilDisplayed\n{long},1,16.7,20.0\nb,2,16.7,20.0\n"
+    );
+    let several = rows(&named, None).unwrap_err().to_string();
+    assert!(several.len() < 1_000, "{} bytes", several.len());
+}
+
+#[test]
+fn a_capture_read_from_a_pipe_is_read_once_and_judged() {
+    let mut text = String::from("present_ms,display_ms\n");
+    for k in 0..600_u64 {
+        let present = k as f64 * 16.680_567 + if k % 5 == 2 { 3.0 } else { 0.0 };
+        let display = k as f64 * 16.680_567 + 30.0;
+        writeln!(text, "{present:.4},{display:.4}").unwrap();
+    }
+    let mut lab = std::process::Command::new(env!("CARGO_BIN_EXE_evenstep-lab"))
+        .args(["--csv", "/dev/stdin", "--phases", "2"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = lab.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
+    let output = lab.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stdout.contains("stdin: 600 frames presented, 600 shown, 599 judged"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_capture_from_a_pipe_longer_than_the_lab_holds_is_refused_naming_the_bound() {
+    use std::io::Read as _;
+    let endless = std::io::repeat(b'0').take(evenstep_lab::MAX_PIPED_BYTES + 1);
+    let error = evenstep_lab::read_piped(endless).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "more than 134217728 bytes (128 MiB, MAX_PIPED_BYTES) from a pipe; a capture \
+         that long is read from a file, which is streamed"
+    );
+    let bytes = evenstep_lab::read_piped(b"present_ms,display_ms\n".as_slice()).unwrap();
+    assert_eq!(bytes.len(), 22);
 }

@@ -49,3 +49,22 @@ fn instants_are_exact_and_displayed_rounded() {
     assert_eq!(ntsc.exact(), "60000/1001");
     assert_eq!(Rate::hz(165).unwrap().to_string(), "165 Hz");
 }
+
+#[test]
+fn a_rate_refused_inside_zero_to_a_megahertz_names_the_limit_it_breaks() {
+    // Slower than one tick in 2^32 - 1 seconds: no denominator holds it.
+    let slow = "0.0000000001".parse::<Rate>().unwrap_err().to_string();
+    assert!(
+        slow.contains("from 1/4294967295 Hz") && !slow.contains("above 0"),
+        "{slow}"
+    );
+    assert!(Rate::ratio(1, u64::from(u32::MAX)).is_ok());
+    // In range, but finer than a numerator and denominator of 32 bits hold.
+    let fine = "999999.9999999".parse::<Rate>().unwrap_err().to_string();
+    assert!(
+        fine.contains("9999999999999/10000000") && fine.contains("each at most 4294967295"),
+        "{fine}"
+    );
+    let fast = "2000000".parse::<Rate>().unwrap_err().to_string();
+    assert!(fast.contains("`2000000`, over 1 MHz"), "{fast}");
+}

@@ -8,10 +8,12 @@ fn two_traces() -> Report {
     let traces = [
         Synthetic::new(Rate::hz(60).unwrap())
             .frames(500)
+            .unwrap()
             .jitter_us(1_000, Jitter::Uniform)
             .generate(),
         Synthetic::new(Rate::hz(144).unwrap())
             .frames(500)
+            .unwrap()
             .generate(),
     ];
     Report::new(Settings::default(), &traces)
@@ -100,5 +102,44 @@ fn an_empty_or_one_frame_trace_reports_and_plots_without_panicking() {
     assert_eq!(report.traces[1].metrics(Config::Centred).steps, 1);
     for trace in &report.traces {
         svg(trace, 16, 300).unwrap();
+    }
+}
+
+/// The `fill` of the first `<text>` element that reads `label` (the steps
+/// panel's, drawn in the configuration's colour).
+fn text_fill<'a>(drawing: &'a str, label: &str) -> &'a str {
+    let (end, _) = drawing
+        .match_indices(label)
+        .find(|&(at, _)| drawing[..at].trim_end().ends_with('>'))
+        .unwrap();
+    let start = drawing[..end].rfind("<text").unwrap();
+    let element = &drawing[start..end];
+    let fill = element.find("fill=\"").unwrap() + 6;
+    &element[fill..fill + element[fill..].find('"').unwrap()]
+}
+
+#[test]
+fn every_configuration_is_plotted_in_a_colour_of_its_own_with_a_visible_drift_line() {
+    let report = two_traces();
+    let drawing = svg(&report.traces[0], 16, 100).unwrap();
+    let colours: Vec<&str> = Config::ALL
+        .iter()
+        .map(|config| text_fill(&drawing, config.label()))
+        .collect();
+    for (index, colour) in colours.iter().enumerate() {
+        assert!(
+            !colours[..index].contains(colour),
+            "{} shares {colour}: {colours:?}",
+            Config::ALL[index]
+        );
+        // Each drift line is drawn at least 2 px wide in its colour.
+        let widths: Vec<u32> = drawing
+            .match_indices(&format!("stroke=\"{colour}\" stroke-width=\""))
+            .filter_map(|(at, found)| {
+                let rest = &drawing[at + found.len()..];
+                rest[..rest.find('"')?].parse().ok()
+            })
+            .collect();
+        assert!(widths.iter().any(|&w| w >= 2), "{colour}: {widths:?}");
     }
 }

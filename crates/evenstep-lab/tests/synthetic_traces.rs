@@ -32,6 +32,7 @@ fn splitmix64_gives_the_published_sequence() {
 fn a_seed_gives_the_same_trace_every_time_and_another_seed_another_trace() {
     let spec = Synthetic::new(hz(60))
         .frames(2_000)
+        .unwrap()
         .jitter_us(750, Jitter::Uniform)
         .missed_per_mille(10);
     let trace = spec.clone().seed(5).generate();
@@ -52,7 +53,7 @@ fn a_seed_gives_the_same_trace_every_time_and_another_seed_another_trace() {
 #[test]
 fn without_jitter_refresh_k_lands_exactly_at_k_periods() {
     let ntsc = Rate::ratio(60_000, 1_001).unwrap();
-    let trace = Synthetic::new(ntsc).frames(60_001).generate();
+    let trace = Synthetic::new(ntsc).frames(60_001).unwrap().generate();
     let start = trace.stamps()[0];
     // 60,000 refreshes of 59.94 Hz are exactly 1001 s: no rounding drift.
     assert_eq!(trace.stamps()[60_000] - start, 1_001_000_000_000);
@@ -63,10 +64,11 @@ fn without_jitter_refresh_k_lands_exactly_at_k_periods() {
 
 #[test]
 fn jitter_stays_within_its_amplitude_and_normal_jitter_is_narrower() {
-    let ideal = Synthetic::new(hz(120)).frames(5_000).generate();
+    let ideal = Synthetic::new(hz(120)).frames(5_000).unwrap().generate();
     let spread = |jitter| {
         let trace = Synthetic::new(hz(120))
             .frames(5_000)
+            .unwrap()
             .jitter_us(500, jitter)
             .seed(3)
             .generate();
@@ -96,6 +98,7 @@ fn a_missed_refresh_makes_the_next_stamp_land_one_refresh_later() {
     let rate = hz(60);
     let trace = Synthetic::new(rate)
         .frames(10_000)
+        .unwrap()
         .missed_per_mille(20)
         .seed(9)
         .generate();
@@ -116,6 +119,7 @@ fn a_missed_refresh_makes_the_next_stamp_land_one_refresh_later() {
 fn misses_and_stalls_never_change_the_jitter_a_frame_gets() {
     let base = Synthetic::new(hz(60))
         .frames(1_000)
+        .unwrap()
         .jitter_us(750, Jitter::Uniform)
         .seed(4);
     let plain = base.clone().generate();
@@ -140,6 +144,7 @@ fn a_stall_lands_on_the_first_refresh_at_least_its_length_later() {
     let rate = hz(60);
     let trace = Synthetic::new(rate)
         .frames(1_000)
+        .unwrap()
         .stalls(100, 50)
         .unwrap()
         .generate();
@@ -163,6 +168,7 @@ fn a_stall_lands_on_the_first_refresh_at_least_its_length_later() {
 fn a_hidden_tab_leaves_one_gap_of_its_length() {
     let trace = Synthetic::new(hz(60))
         .frames(2_000)
+        .unwrap()
         .hidden(Duration::from_secs(10), Duration::from_secs(5))
         .unwrap()
         .generate();
@@ -184,6 +190,7 @@ fn a_hidden_tab_leaves_one_gap_of_its_length() {
 fn variable_refresh_periods_fall_between_the_two_rates() {
     let trace = Synthetic::new(hz(60))
         .frames(5_000)
+        .unwrap()
         .variable(hz(144), hz(48))
         .seed(8)
         .generate();

@@ -1,0 +1,171 @@
+//! Pacing judged on the real captures whose sources state no licence, so
+//! the repository does not carry them: they are read from `shared/traces`
+//! beside it (`../shared/traces` from the clone's root). Every test here is
+//! ignored by a plain `cargo test`; run them with
+//!
+//! ```sh
+//! cargo test -p evenstep-lab --test unlicensed_captures -- --ignored
+//! ```
+//!
+//! and they fail, saying where the captures were looked for, when the
+//! captures are not there. Fed the present times a game read, each shown
+//! frame's steps are judged against the refreshes it stayed on screen, over
+//! eight start phases.
+//!
+//! - The default (locked pacing) is never worse than pacing off, at any
+//!   start phase, on any capture; where a game's frames do not follow the
+//!   display (it presents freely into a compositor), it plans exactly as off.
+//! - Where the frames follow the display (Starfield, capped by the driver in
+//!   step with the refreshes) snapped and locked pacing run no wrong frame,
+//!   fewer than the naive accumulator and Godot's jitter fix.
+//!
+//! What is not reached, and why, is in the lab's README.
+
+use std::path::{Path, PathBuf};
+
+use evenstep_lab::{Config, Rate, Settings, SweepReport, judge_file};
+
+const TRACES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/traces");
+
+fn capture(name: &str) -> PathBuf {
+    let path = Path::new(TRACES).join(format!("{name}.csv"));
+    assert!(
+        path.is_file(),
+        "{} is missing: the captures without a stated licence are not in the \
+         repository; these tests read them from `shared/traces` beside it \
+         (../shared/traces from the clone's root), and fail without them",
+        path.display()
+    );
+    path
+}
+
+fn judge(name: &str) -> SweepReport {
+    let display_hz = name.contains("vrr").then(|| Rate::hz(120).unwrap());
+    judge_file(&capture(name), Settings::default(), display_hz, None, 8)
+        .unwrap_or_else(|error| panic!("{name}: {error}"))
+}
+
+const ALL: [&str; 4] = [
+    "starfield_120hz_composed",
+    "likeadragongaiden_120hz_composed",
+    "cyberpunk2077_120hz_composed",
+    "naraka_120hz_vrr",
+];
+
+/// Total wrong frames over the start phases.
+fn total(report: &SweepReport, config: Config) -> u64 {
+    report.counts(config).total()
+}
+
+#[test]
+#[ignore = "reads ../shared/traces beside the repository: run with --ignored"]
+fn the_default_is_never_worse_than_pacing_off_at_any_start_phase_on_any_capture() {
+    for name in ALL {
+        let report = judge(name);
+        let off = &report.counts(Config::Off).wrong;
+        let locked = &report.counts(Config::Locked).wrong;
+        for (phase, (locked, off)) in locked.iter().zip(off).enumerate() {
+            assert!(
+                locked <= off,
+                "{name}, phase {phase}/8: locked {locked}, off {off}"
+            );
+        }
+    }
+}
+
+#[test]
+#[ignore = "reads ../shared/traces beside the repository: run with --ignored"]
+fn where_frames_do_not_follow_the_display_the_default_plans_exactly_as_pacing_off() {
+    for name in [
+        "likeadragongaiden_120hz_composed",
+        "cyberpunk2077_120hz_composed",
+        "naraka_120hz_vrr",
+    ] {
+        let report = judge(name);
+        assert_eq!(
+            report.counts(Config::Locked).wrong,
+            report.counts(Config::Off).wrong,
+            "{name}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "reads ../shared/traces beside the repository: run with --ignored"]
+fn where_frames_follow_the_display_snapped_and_locked_run_no_wrong_frame() {
+    let report = judge("starfield_120hz_composed");
+    assert_eq!(total(&report, Config::Snapped), 0);
+    assert_eq!(total(&report, Config::Locked), 0);
+    assert!(
+        total(&report, Config::Godot) > 0,
+        "Godot's jitter fix: {}",
+        total(&report, Config::Godot)
+    );
+    assert!(total(&report, Config::NaiveF64) > 600);
+}
+
+/// Whether `config` ran fewer wrong frames, over all start phases, than
+/// both baselines fed the present times.
+fn beats_both_baselines(report: &SweepReport, config: Config) -> bool {
+    let wrong = total(report, config);
+    [Config::NaiveF64, Config::Godot]
+        .iter()
+        .all(|&baseline| wrong < total(report, baseline))
+}
+
+#[test]
+#[ignore = "reads ../shared/traces beside the repository: run with --ignored"]
+fn the_issue_targets_are_met_where_the_lab_readme_says_and_missed_by_what_it_says() {
+    // (capture, snapped beats both, locked beats both): the README's table.
+    // A target newly met is good news; update the table and this list.
+    let expected = [
+        ("starfield_120hz_composed", true, true),
+        ("likeadragongaiden_120hz_composed", false, false),
+        ("cyberpunk2077_120hz_composed", false, false),
+    ];
+    for (name, snapped, locked) in expected {
+        let report = judge(name);
+        assert_eq!(
+            (
+                beats_both_baselines(&report, Config::Snapped),
+                beats_both_baselines(&report, Config::Locked)
+            ),
+            (snapped, locked),
+            "{name}: (snapped, locked) beat both baselines"
+        );
+    }
+    // 25% fewer than the better baseline, snapped, where every present is
+    // shown: met on Starfield (none against Godot's 2 in 8 phases), missed
+    // on Cyberpunk 2077 (3% more than Godot).
+    for (name, met) in [
+        ("starfield_120hz_composed", true),
+        ("cyberpunk2077_120hz_composed", false),
+    ] {
+        let report = judge(name);
+        let better = total(&report, Config::NaiveF64).min(total(&report, Config::Godot));
+        let snapped = total(&report, Config::Snapped);
+        assert_eq!(
+            snapped * 4 <= better * 3,
+            met,
+            "{name}: snapped {snapped}, better {better}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "reads ../shared/traces beside the repository: run with --ignored"]
+fn the_variable_refresh_capture_is_not_judged_without_a_rate() {
+    let error = judge_file(
+        &capture("naraka_120hz_vrr"),
+        Settings::default(),
+        None,
+        None,
+        8,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        error.contains("no steady refresh rate") && error.contains("--display-hz"),
+        "{error}"
+    );
+}
