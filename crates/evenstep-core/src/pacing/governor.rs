@@ -161,7 +161,9 @@ impl FrameRateGovernor {
             self.misses += 1;
             self.clean_streak = 0;
         } else {
-            self.clean_streak += 1;
+            // At the full rate nothing resets the streak: a game that never
+            // misses counts past 2³² frames (two years at 60 Hz).
+            self.clean_streak = self.clean_streak.saturating_add(1);
         }
         if self.misses >= self.misses_to_halve.get() {
             self.divisor = self.divisor.saturating_mul(2).min(self.max_divisor.get());
@@ -207,5 +209,29 @@ const fn non_zero(value: u32) -> NonZeroU32 {
 impl Default for FrameRateGovernor {
     fn default() -> FrameRateGovernor {
         FrameRateGovernor::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FrameRateGovernor;
+    use crate::{FrameLoop, Nanos, Pacing, StepBudget, Timestamp, Timestep};
+
+    #[test]
+    fn a_clean_streak_of_more_frames_than_a_u32_counts_saturates_instead_of_overflowing() {
+        // 2³² clean frames take too long to observe one by one: start the
+        // streak where they would have left it.
+        let mut governor = FrameRateGovernor::new();
+        governor.clean_streak = u32::MAX - 1;
+        let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO)
+            .with_pacing(Pacing::OFF);
+        let period = Some(Nanos::from_nanos(16_666_667));
+        for k in 1..=3 {
+            let plan = frames.begin_frame(Timestamp::from_nanos(k * 16_666_667));
+            governor.observe(&plan, period);
+        }
+        assert_eq!(governor.clean_streak, u32::MAX);
+        assert_eq!(governor.divisor(), 1);
+        assert_eq!(governor.max_fps(), None);
     }
 }
