@@ -656,3 +656,34 @@ fn hidden_frames_teach_the_display_model_nothing() {
     }
     assert_eq!(frames.refresh_period(), learned);
 }
+
+#[test]
+fn a_frame_at_the_instant_of_the_one_before_leaves_snapping_as_it_stood() {
+    // A steady 60 Hz display, snapped to under locked pacing; then a frame
+    // stamped again at the last frame's instant (a host that paints twice
+    // on one clock reading). It brings no time and says nothing of the
+    // display: no step, no phase shift, and the next frame snaps as before.
+    for pacing in [Pacing::LOCKED, Pacing::snapped(Duration::from_millis(2)).unwrap()] {
+        let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO)
+            .with_pacing(pacing);
+        let at = |k: u64| Timestamp::from_nanos(k * 16_666_667 + k % 3 * 300_000);
+        for k in 1..=120 {
+            let _ = frames.begin_frame(at(k));
+        }
+        let (bank, shift) = (frames.remainder_units(), frames.phase_shift_units());
+        let again = frames.begin_frame(at(120));
+        assert_eq!(
+            (again.steps_run(), again.phase_shift_units(), again.snapped()),
+            (0, 0, false),
+            "{pacing:?}"
+        );
+        assert_eq!((frames.remainder_units(), frames.phase_shift_units()), (bank, shift));
+        for k in 121..=180 {
+            let plan = frames.begin_frame(at(k));
+            assert_eq!((plan.steps_run(), plan.snapped()), (1, true), "{pacing:?}, frame {k}");
+        }
+        // Only the display's own rate error: each 16,666,667 ns frame is a
+        // unit (a third of a nanosecond) longer than the step it banks.
+        assert_eq!(frames.phase_shift_units() - shift, -60, "{pacing:?}");
+    }
+}
