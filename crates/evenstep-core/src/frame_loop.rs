@@ -187,23 +187,14 @@ impl FrameLoop {
             .snap(now, raw, self.pacing, self.timestep, paused, standing)
     }
 
-    /// Plans any frame: scale the delta (or its `snap`) by the speed, settle
-    /// it in the bank, and ask the render cap whether to draw.
+    /// Plans any frame: scale the delta and the `snap` by the speed, settle
+    /// them in the bank, and ask the render cap whether to draw.
     fn plan_any_frame(&mut self, raw: Nanos, snap: Option<Snap>, shown: bool) -> FramePlan {
         let units = self.timestep.nanos_to_units(raw);
-        let carry = self.carry;
-        let scaled_units = self.scale(units);
-        let snap_units = snap.map_or(0, |snap| {
-            // A snapped frame banks its snapped delta at the speed, carrying
-            // the fraction of a unit as any frame does: the snap's share is
-            // what that adds to the delta's own.
-            self.carry = carry;
-            self.scale_signed(i128::from(snap.units)) - signed(scaled_units)
-        });
         let deposit = Deposit {
             raw,
-            scaled_units,
-            snap_units,
+            scaled_units: self.scale(units),
+            snap_units: snap.map_or(0, |snap| self.snap_units(units, snap)),
             snap,
         };
         let limit = u128::from(self.budget.get()) * u128::from(self.speed.budget_factor());
@@ -392,13 +383,19 @@ impl FrameLoop {
         exact / den
     }
 
-    /// [`scale`](FrameLoop::scale) of a snap's units, which are below zero
-    /// only for a move back to the plain phase, made at normal speed only.
-    fn scale_signed(&mut self, units: i128) -> i128 {
-        match u128::try_from(units) {
-            Ok(units) => signed(self.scale(units)),
-            Err(_) => units,
+    /// What a snap adds to the bank: the snapped delta less the measured
+    /// one (`units`), scaled by the speed and truncated toward zero. The
+    /// plan reports the exact integer applied, so the conservation law
+    /// stays exact; what truncation leaves (under a unit) centring on the
+    /// snap's lattice puts back.
+    fn snap_units(&self, units: u128, snap: Snap) -> i128 {
+        let unscaled = i128::from(snap.units) - signed(units);
+        if self.speed == Speed::NORMAL {
+            return unscaled;
         }
+        let (num, den) = (self.speed.numerator(), self.speed.denominator());
+        // Both terms are under 2⁹⁸ and num under 2¹⁶: the product fits.
+        unscaled * i128::from(num) / i128::from(den)
     }
 
     /// Whether the render cap lets this frame render. A frame that is not

@@ -32,8 +32,8 @@ use evenstep_core::{
 const FROZEN: [(Paced, u64); 4] = [
     (Paced::Off, 0xeb30_b30e_075d_73b7),
     (Paced::Centred, 0x8593_7329_abcb_3ec0),
-    (Paced::Locked, 0x0d4d_7a29_2883_758a),
-    (Paced::SnappedCapped, 0x492a_2e66_7e61_235f),
+    (Paced::Locked, 0x15dd_3fc2_a86c_0b95),
+    (Paced::SnappedCapped, 0xa8ad_ed5c_5f64_577b),
 ];
 
 /// The pacing configurations the trace is planned under.
