@@ -172,8 +172,8 @@ impl Bounce {
         let stats = game_loop.stats();
         format!(
             "evenstep bounce: {} fps, p99 {:.1} ms, speed {}, pacing {}{}{}",
-            stats.fps,
-            millis(stats.gap_p99),
+            stats.fps(),
+            millis(stats.gap_p99()),
             self.settings.speed_label(),
             self.settings.pacing_label(),
             if game_loop.is_paused() {
@@ -223,9 +223,9 @@ impl Hud {
             real_time: game_loop.real_time(),
             sim_time: game_loop.sim_time(),
             tick: game_loop.tick(),
-            fps: stats.fps,
-            gap_p99: stats.gap_p99,
-            absences: stats.absences,
+            fps: stats.fps(),
+            gap_p99: stats.gap_p99(),
+            absences: stats.absences(),
             paused: game_loop.is_paused(),
         }
     }
