@@ -1,7 +1,8 @@
 //! Timelines: coalescing with `repeats`, due-then-registration order,
 //! scheduling and cancelling from inside callbacks, zero durations refused,
 //! the loop's real timeline running while paused and hidden and the sim
-//! timeline following the clamped steps, and scale.
+//! timeline following the clamped steps, scale, and a timeline that reads
+//! right as soon as a panicking callback's panic leaves the advance.
 
 use std::time::Duration;
 
@@ -291,7 +292,7 @@ fn a_repeating_timer_at_the_end_of_time_fires_once_more_and_is_disarmed() {
 }
 
 #[test]
-fn a_standalone_timeline_repairs_itself_at_the_next_advance_after_a_panic() {
+fn a_standalone_timeline_is_repaired_as_a_panic_leaves_its_advance() {
     let mut timeline = Timeline::<Vec<&str>>::new();
     timeline
         .after(Duration::from_millis(10), |_, _| panic!("a timer panics"))

@@ -1,8 +1,9 @@
 //! Tweens on the fixed step: the last update is exactly the target, then the
 //! completion runs exactly once; a slot displaces its incumbent without its
 //! completion; cancel stops a tween cold; progress counts steps, so a tween
-//! lands on the same tick with the same values at any frame rate; and the
-//! driver steps them from an update subscriber.
+//! lands on the same tick with the same values at any frame rate; the
+//! completions a panicking completion leaves run once each, in order, at the
+//! next step; and the driver steps them from an update subscriber.
 
 use std::cell::RefCell;
 use std::rc::Rc;
