@@ -178,7 +178,7 @@ pub use lerp::{Interpolated, Lerp};
 #[cfg(feature = "serde")]
 pub use replay::LoadError;
 pub use replay::{
-    Divergence, Input, InputLog, OutOfOrder, ReplayError, ReplayReport, ReplaySource, replay,
+    Divergence, Input, InputLog, RecordError, ReplayError, ReplayReport, ReplaySource, replay,
 };
 pub use runner::{
     Lateness, ManualSleep, PreciseSleep, RunReport, Runner, RunnerThread, Sleep, StopHandle,
