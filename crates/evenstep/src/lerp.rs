@@ -153,7 +153,8 @@ macro_rules! nlerp {
 
 #[cfg(any(feature = "glam", feature = "mint"))]
 nlerp!(nlerp_f32, f32);
-#[cfg(any(feature = "glam", feature = "mint"))]
+// Only mint has a quaternion of `f64`s here.
+#[cfg(feature = "mint")]
 nlerp!(nlerp_f64, f64);
 
 /// A value with its previous and current step, for drawing in between.

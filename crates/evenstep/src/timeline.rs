@@ -298,7 +298,10 @@ impl<S> Timeline<S> {
         }
         // Finished: the guard's repair, run on drop, finds nothing to do.
         timeline.0.advancing = false;
-        timeline.0.heap.extend(timeline.0.incoming.drain(..).map(Reverse));
+        timeline
+            .0
+            .heap
+            .extend(timeline.0.incoming.drain(..).map(Reverse));
         // Callbacks may have cancelled timers while compaction had to wait.
         timeline.0.compact_if_stale();
     }

@@ -29,12 +29,21 @@ mod glam_types {
         );
         let (a, b) = (Vec3::new(0.0, 10.0, -4.0), Vec3::new(4.0, 20.0, 4.0));
         assert_eq!(Lerp::lerp(&a, &b, 0.5), Vec3::new(2.0, 15.0, 0.0));
-        assert_eq!(Lerp::lerp(&Vec3::splat(1e8), &Vec3::splat(0.5), 1.0), Vec3::splat(0.5));
+        assert_eq!(
+            Lerp::lerp(&Vec3::splat(1e8), &Vec3::splat(0.5), 1.0),
+            Vec3::splat(0.5)
+        );
         let (a, b) = (Vec3A::new(0.0, 10.0, -4.0), Vec3A::new(4.0, 20.0, 4.0));
         assert_eq!(Lerp::lerp(&a, &b, 0.5), Vec3A::new(2.0, 15.0, 0.0));
         assert_eq!(Lerp::lerp(&a, &b, 1.0), b);
-        let (a, b) = (Vec4::new(0.0, 10.0, -4.0, 1e8), Vec4::new(4.0, 20.0, 4.0, 0.5));
-        assert_eq!(Lerp::lerp(&a, &b, 0.5), Vec4::new(2.0, 15.0, 0.0, 50_000_000.0));
+        let (a, b) = (
+            Vec4::new(0.0, 10.0, -4.0, 1e8),
+            Vec4::new(4.0, 20.0, 4.0, 0.5),
+        );
+        assert_eq!(
+            Lerp::lerp(&a, &b, 0.5),
+            Vec4::new(2.0, 15.0, 0.0, 50_000_000.0)
+        );
         assert_eq!(Lerp::lerp(&a, &b, 1.0), b);
         let (a, b) = (DVec2::new(1e20, f64::MAX), DVec2::new(1.0, -f64::MAX));
         assert_eq!(Lerp::lerp(&a, &b, 1.0), b);
@@ -48,7 +57,10 @@ mod glam_types {
     fn a_glam_quaternion_blends_normalized_the_short_way_with_exact_ends() {
         let half_turn = Quat::from_xyzw(0.0, 0.0, 1.0, 0.0); // 180° about z
         let mid = Lerp::lerp(&Quat::IDENTITY, &half_turn, 0.5);
-        assert_eq!(mid, Quat::from_xyzw(0.0, 0.0, HALF_SQRT_2_F32, HALF_SQRT_2_F32));
+        assert_eq!(
+            mid,
+            Quat::from_xyzw(0.0, 0.0, HALF_SQRT_2_F32, HALF_SQRT_2_F32)
+        );
         assert_eq!(Lerp::lerp(&Quat::IDENTITY, &half_turn, 0.0), Quat::IDENTITY);
         assert_eq!(Lerp::lerp(&Quat::IDENTITY, &half_turn, 1.0), half_turn);
 
@@ -70,7 +82,14 @@ mod glam_types {
         );
 
         // Not a unit quaternion at all: returned as blended, not NaN.
-        assert_eq!(Lerp::lerp(&Quat::from_xyzw(0.0, 0.0, 0.0, 0.0), &Quat::from_xyzw(0.0, 0.0, 0.0, 0.0), 0.5), Quat::from_xyzw(0.0, 0.0, 0.0, 0.0));
+        assert_eq!(
+            Lerp::lerp(
+                &Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
+                &Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
+                0.5
+            ),
+            Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)
+        );
     }
 
     #[test]
@@ -110,25 +129,78 @@ mod mint_types {
 
     #[test]
     fn mint_vectors_and_points_land_on_their_ends_exactly_and_blend_by_component() {
-        let (a, b) = (Vector2 { x: 1e8_f32, y: -0.0 }, Vector2 { x: 0.5, y: 3.0 });
+        let (a, b) = (
+            Vector2 {
+                x: 1e8_f32,
+                y: -0.0,
+            },
+            Vector2 { x: 0.5, y: 3.0 },
+        );
         assert_eq!(a.lerp(&b, 1.0), b);
         assert_eq!(a.lerp(&b, 0.0).y.to_bits(), (-0.0_f32).to_bits());
         let (a, b) = (
-            Vector3 { x: 0.0_f64, y: 10.0, z: -4.0 },
-            Vector3 { x: 4.0, y: 20.0, z: 4.0 },
+            Vector3 {
+                x: 0.0_f64,
+                y: 10.0,
+                z: -4.0,
+            },
+            Vector3 {
+                x: 4.0,
+                y: 20.0,
+                z: 4.0,
+            },
         );
-        assert_eq!(a.lerp(&b, 0.5), Vector3 { x: 2.0, y: 15.0, z: 0.0 });
+        assert_eq!(
+            a.lerp(&b, 0.5),
+            Vector3 {
+                x: 2.0,
+                y: 15.0,
+                z: 0.0
+            }
+        );
         let (a, b) = (
-            Vector4 { x: f64::MAX, y: 1e20, z: 0.0, w: 1.0 },
-            Vector4 { x: -f64::MAX, y: 1.0, z: 8.0, w: 1.0 },
+            Vector4 {
+                x: f64::MAX,
+                y: 1e20,
+                z: 0.0,
+                w: 1.0,
+            },
+            Vector4 {
+                x: -f64::MAX,
+                y: 1.0,
+                z: 8.0,
+                w: 1.0,
+            },
         );
         assert_eq!(a.lerp(&b, 1.0), b);
-        assert_eq!(a.lerp(&b, 0.5), Vector4 { x: 0.0, y: 5e19, z: 4.0, w: 1.0 });
-        let (a, b) = (Point2 { x: 0.0_f32, y: 10.0 }, Point2 { x: 4.0, y: 20.0 });
+        assert_eq!(
+            a.lerp(&b, 0.5),
+            Vector4 {
+                x: 0.0,
+                y: 5e19,
+                z: 4.0,
+                w: 1.0
+            }
+        );
+        let (a, b) = (
+            Point2 {
+                x: 0.0_f32,
+                y: 10.0,
+            },
+            Point2 { x: 4.0, y: 20.0 },
+        );
         assert_eq!(a.lerp(&b, 0.25), Point2 { x: 1.0, y: 12.5 });
         let (a, b) = (
-            Point3 { x: 0.0_f32, y: 10.0, z: 1e8 },
-            Point3 { x: 4.0, y: 20.0, z: 0.5 },
+            Point3 {
+                x: 0.0_f32,
+                y: 10.0,
+                z: 1e8,
+            },
+            Point3 {
+                x: 4.0,
+                y: 20.0,
+                z: 0.5,
+            },
         );
         assert_eq!(a.lerp(&b, 1.0), b);
         assert_eq!(a.lerp(&b, 0.0), a);

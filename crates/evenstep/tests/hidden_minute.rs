@@ -62,7 +62,11 @@ fn a_hidden_minute_keeps_rules_and_real_timers_running_and_paints_nothing() {
     assert_eq!(game_loop.real_time(), Nanos::from_nanos(120_000_001_200));
     assert_eq!(stats.dropped_steps(), 60 * 45);
     assert_eq!(stats.dropped(), Nanos::from_secs(45));
-    assert_eq!(stats.fps(), 0, "nothing painted in the last completed second");
+    assert_eq!(
+        stats.fps(),
+        0,
+        "nothing painted in the last completed second"
+    );
     let real_minus_sim = game_loop.real_time() - game_loop.sim_time();
     assert_eq!(
         real_minus_sim,

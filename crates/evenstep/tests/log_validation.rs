@@ -121,7 +121,10 @@ fn events_for_ticks_not_yet_ended_are_kept_and_not_replayed() {
     assert_eq!(log.ticks(), 6);
     assert_eq!(log.events_at(6), [(6, Add(6))]);
     let report = replay(&mut log, Timestep::HZ_60, &mut 1, update, hash).unwrap();
-    assert!(report.is_green(), "the events after the last tick change nothing");
+    assert!(
+        report.is_green(),
+        "the events after the last tick change nothing"
+    );
     assert_eq!(report.ticks, 6);
 }
 #[test]
@@ -153,6 +156,9 @@ struct RawFile {
     checkpoints: Vec<(u64, u64)>,
 }
 
+/// A way to break a file, and words the refusal must contain.
+type Breakage = (&'static str, fn(&mut RawFile));
+
 fn postcard_error(bytes: &[u8]) -> String {
     match InputLog::<Add>::from_postcard(bytes, Timestep::HZ_60) {
         Ok(log) => panic!("loaded {log:?}"),
@@ -163,7 +169,7 @@ fn postcard_error(bytes: &[u8]) -> String {
 
 #[test]
 fn postcard_names_each_refusal_in_the_words_json_uses() {
-    let broken: [(&str, fn(&mut RawFile)); 8] = [
+    let broken: [Breakage; 8] = [
         ("version 99", |f| f.version = 99),
         ("timestep is invalid", |f| f.units_per_nanosecond = 0),
         ("every 0 ticks", |f| f.checkpoint_every = 0),

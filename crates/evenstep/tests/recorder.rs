@@ -22,8 +22,14 @@ fn every_loader_reads(log: &InputLog<Key>) -> Result<(), String> {
     let json = serde_json::to_string(log).map_err(|e| e.to_string())?;
     let bytes = postcard::to_allocvec(log).map_err(|e| e.to_string())?;
     let loaded: [(&str, Result<InputLog<Key>, LoadError>); 4] = [
-        ("from_json", InputLog::from_json(&json, log.recorded_timestep())),
-        ("from_postcard", InputLog::from_postcard(&bytes, log.recorded_timestep())),
+        (
+            "from_json",
+            InputLog::from_json(&json, log.recorded_timestep()),
+        ),
+        (
+            "from_postcard",
+            InputLog::from_postcard(&bytes, log.recorded_timestep()),
+        ),
         (
             "load (JSON)",
             InputLog::load(

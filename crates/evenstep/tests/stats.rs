@@ -197,7 +197,8 @@ fn the_worst_gap_and_cadence_forget_gaps_older_than_the_window() {
     assert_eq!(stats.cadence(), Nanos::from_millis(20));
     assert_eq!(stats.gap_p99(), Nanos::from_millis(20));
     assert_eq!(
-        stats.gaps(), 202,
+        stats.gaps(),
+        202,
         "percentiles are since the last reset, not windowed"
     );
     assert!(game_loop.stats().gap_p50() == Nanos::from_millis(20));

@@ -258,13 +258,18 @@ fn a_tween_that_ends_leaves_the_others_running_in_start_order() {
 #[test]
 fn completions_left_by_a_panicking_completion_run_once_in_order_at_the_next_step() {
     let mut tweens = Tweens::<Panel, f64>::new(Timestep::HZ_60);
-    for (name, panics) in [("first", false), ("second", true), ("third", false), ("fourth", false)] {
-        tweens.start(Tween::new(0.0, 1.0, ms(50), record).on_complete(
-            move |p: &mut Panel| {
+    for (name, panics) in [
+        ("first", false),
+        ("second", true),
+        ("third", false),
+        ("fourth", false),
+    ] {
+        tweens.start(
+            Tween::new(0.0, 1.0, ms(50), record).on_complete(move |p: &mut Panel| {
                 p.completions.push(name);
                 assert!(!panics, "the {name} completion panics");
-            },
-        ));
+            }),
+        );
     }
     let mut panel = Panel::default();
     for _ in 0..2 {
