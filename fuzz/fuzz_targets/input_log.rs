@@ -24,7 +24,11 @@ fn check(mut log: InputLog<Add>) {
     let ticks = log.ticks();
     assert!(ticks <= InputLog::<Add>::MAX_TICKS);
     assert!(log.events().windows(2).all(|pair| pair[0].0 <= pair[1].0));
-    assert!(log.events().iter().all(|(tick, _)| *tick < ticks));
+    assert!(
+        log.events()
+            .iter()
+            .all(|(tick, _)| *tick < InputLog::<Add>::MAX_TICKS)
+    );
     assert!(
         log.checkpoints()
             .windows(2)

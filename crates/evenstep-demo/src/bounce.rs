@@ -4,7 +4,7 @@
 
 use std::num::NonZeroU64;
 
-use evenstep::{Alpha, InputLog, Loop, Nanos, OutOfOrder, StepContext, Timestep};
+use evenstep::{Alpha, InputLog, Loop, Nanos, RecordError, StepContext, Timestep};
 
 use crate::{Action, Canvas, FrameChart, Settings, World, WorldInput, scene};
 
@@ -45,7 +45,7 @@ pub struct Bounce {
     log: InputLog<WorldInput>,
     /// The first input the log refused, if any: from then on the log is
     /// not a replay of the session.
-    recording_error: Option<OutOfOrder>,
+    recording_error: Option<RecordError>,
     /// Whether the keys asked for the rules to be paused. The loop applies
     /// a pause or a resume at its next pump, so its own `is_paused` lags a
     /// press made between pumps; two presses in one frame must cancel out.
@@ -100,18 +100,19 @@ impl Bounce {
     }
 
     /// Why the log stopped being a replay of the session, if it did: the
-    /// first input it refused. This happens when the demo is driven by a
-    /// second loop (or a loop whose tick went back) after the first one
-    /// recorded later ticks.
-    pub fn recording_error(&self) -> Option<OutOfOrder> {
+    /// first input or tick it refused. This happens when the demo is driven
+    /// by a second loop (or a loop whose tick went back) after the first one
+    /// recorded later ticks, or when a session outlasts the ticks a log
+    /// holds.
+    pub fn recording_error(&self) -> Option<RecordError> {
         self.recording_error
     }
 
     /// One fixed step: the queued inputs, recorded at this tick, then the
     /// world's step. Register it with `on_update`.
     ///
-    /// An input the log refuses is still applied (the game goes on), and
-    /// the first refusal is kept in
+    /// An input or tick the log refuses is still applied or run (the game
+    /// goes on), and the first refusal is kept in
     /// [`recording_error`](Bounce::recording_error).
     pub fn update(&mut self, step: &StepContext<'_>) {
         let tick = step.tick();
@@ -123,7 +124,9 @@ impl Bounce {
         }
         self.world.step(step.dt_secs_f32());
         let world = &self.world;
-        self.log.end_tick_with(tick, || world.state_hash());
+        if let Err(refused) = self.log.end_tick_with(tick, || world.state_hash()) {
+            self.recording_error.get_or_insert(refused);
+        }
     }
 
     /// Carries out `action`: world inputs are queued, settings change, and
@@ -172,8 +175,8 @@ impl Bounce {
         let stats = game_loop.stats();
         format!(
             "evenstep bounce: {} fps, p99 {:.1} ms, speed {}, pacing {}{}{}",
-            stats.fps,
-            millis(stats.gap_p99),
+            stats.fps(),
+            millis(stats.gap_p99()),
             self.settings.speed_label(),
             self.settings.pacing_label(),
             if game_loop.is_paused() {
@@ -223,9 +226,9 @@ impl Hud {
             real_time: game_loop.real_time(),
             sim_time: game_loop.sim_time(),
             tick: game_loop.tick(),
-            fps: stats.fps,
-            gap_p99: stats.gap_p99,
-            absences: stats.absences,
+            fps: stats.fps(),
+            gap_p99: stats.gap_p99(),
+            absences: stats.absences(),
             paused: game_loop.is_paused(),
         }
     }

@@ -52,7 +52,7 @@ impl FrameChart {
     /// absence threshold it was built with: the chart marks the frame at
     /// which the loop's absence count went up.
     pub fn record<S>(&mut self, report: &PumpReport, game_loop: &Loop<S>) {
-        let absences = game_loop.stats().absences;
+        let absences = game_loop.stats().absences();
         // A count that went down was reset (`Loop::reset_stats`): start
         // counting again from there.
         let absence = absences > self.absences_seen && self.last_paint.is_some();

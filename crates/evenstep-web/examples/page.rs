@@ -429,12 +429,12 @@ mod demo {
                         game_loop.tick(),
                         game_loop.real_time().as_nanos(),
                         game_loop.sim_time().as_nanos(),
-                        loop_stats.fps,
-                        loop_stats.gap_p99.as_nanos(),
-                        loop_stats.absences,
-                        loop_stats.dropped_steps,
-                        loop_stats.paints,
-                        loop_stats.pumps,
+                        loop_stats.fps(),
+                        loop_stats.gap_p99().as_nanos(),
+                        loop_stats.absences(),
+                        loop_stats.dropped_steps(),
+                        loop_stats.paints(),
+                        loop_stats.pumps(),
                         game_loop.is_paused()
                     );
                     let _ = write!(

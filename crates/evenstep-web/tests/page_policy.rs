@@ -72,7 +72,7 @@ fn frames_that_arrive_while_the_page_is_away_are_not_painted() {
     assert_eq!(driver.animation_frame(&mut steps, ms(500)), None);
     assert_eq!(driver.stats().ignored_frames, 1);
     assert_eq!(driver.stats().paints, 0);
-    assert_eq!(driver.game_loop().stats().paints, 0);
+    assert_eq!(driver.game_loop().stats().paints(), 0);
 }
 
 #[test]
@@ -151,14 +151,14 @@ fn showing_the_page_ends_the_absence_with_its_span_and_what_was_dropped() {
     // The first paint after it counts the gap as an absence.
     clock.set(ms(5_316));
     let _ = driver.animation_frame(&mut steps, ms(5_316));
-    assert_eq!(driver.game_loop().stats().absences, 0); // no paint before it
+    assert_eq!(driver.game_loop().stats().absences(), 0); // no paint before it
     clock.set(ms(5_333));
     let _ = driver.animation_frame(&mut steps, ms(5_333));
     let _ = driver.page_event(&mut steps, PageEvent::Hidden);
     clock.set(ms(7_000));
     let _ = driver.page_event(&mut steps, PageEvent::Shown);
     let _ = driver.animation_frame(&mut steps, ms(7_016));
-    assert_eq!(driver.game_loop().stats().absences, 1);
+    assert_eq!(driver.game_loop().stats().absences(), 1);
 }
 
 #[test]

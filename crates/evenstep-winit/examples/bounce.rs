@@ -27,9 +27,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         game.frames_drawn,
         game.frames_failed,
         driver.stats().ticks,
-        stats.absences,
-        stats.gap_p50.as_secs_f64() * 1e3,
-        stats.gap_p99.as_secs_f64() * 1e3,
+        stats.absences(),
+        stats.gap_p50().as_secs_f64() * 1e3,
+        stats.gap_p99().as_secs_f64() * 1e3,
     );
     Ok(())
 }

@@ -117,17 +117,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!("\n| frame gaps while visible | ms |");
     println!("| --- | ---: |");
-    println!("| p50 | {:.2} |", ms(stats.gap_p50));
-    println!("| p95 | {:.2} |", ms(stats.gap_p95));
-    println!("| p99 | {:.2} |", ms(stats.gap_p99));
+    println!("| p50 | {:.2} |", ms(stats.gap_p50()));
+    println!("| p95 | {:.2} |", ms(stats.gap_p95()));
+    println!("| p99 | {:.2} |", ms(stats.gap_p99()));
     println!(
         "| worst, in the last gap window | {:.2} |",
-        ms(stats.worst_gap)
+        ms(stats.worst_gap())
     );
     println!(
         "\n{} gaps; absences counted after showing again: {}",
-        stats.gaps,
-        driver.game_loop().stats().absences
+        stats.gaps(),
+        driver.game_loop().stats().absences()
     );
     Ok(())
 }

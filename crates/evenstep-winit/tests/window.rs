@@ -519,7 +519,7 @@ fn hidden_window_ticks() -> Result<String, String> {
         end.paints - shown.paints >= 10,
         format!("{} paints after showing again", end.paints - shown.paints),
     )?;
-    let absences = driver.game_loop().stats().absences;
+    let absences = driver.game_loop().stats().absences();
     check(
         absences == 1,
         format!("the hidden spell was counted as {absences} absences, not one"),

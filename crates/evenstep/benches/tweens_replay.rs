@@ -97,7 +97,7 @@ fn replay_one_hour_at_60hz(bencher: Bencher) {
         x = x
             .wrapping_mul(31)
             .wrapping_add(i64::try_from(tick).unwrap_or(0));
-        log.end_tick(tick, hash(&x));
+        log.end_tick(tick, hash(&x)).unwrap();
     }
     bencher.bench_local(|| {
         let mut state = 0_i64;

@@ -65,10 +65,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "dt {}  fps {}  dropped {} s  gap p50 {} p99 {}",
         timestep.dt_nanos_floor(),
-        stats.fps,
+        stats.fps(),
         stats.dropped_secs(),
-        stats.gap_p50,
-        stats.gap_p99
+        stats.gap_p50(),
+        stats.gap_p99()
     );
 
     // The window is hidden: no paints, a timer wakes the loop once a second.
@@ -96,8 +96,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let stats = game_loop.stats();
     println!(
         "shown again: absences {}, gap p99 {}, renders {}",
-        stats.absences,
-        stats.gap_p99,
+        stats.absences(),
+        stats.gap_p99(),
         renders.get()
     );
     Ok(())

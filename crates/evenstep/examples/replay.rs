@@ -55,7 +55,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         update(&mut game.ball, step);
         let ball = game.ball;
-        game.log.end_tick_with(step.tick(), || hash(&ball));
+        game.log
+            .end_tick_with(step.tick(), || hash(&ball))
+            .expect("within the ticks a log holds");
     });
 
     // Ten seconds of play at an uneven ~60 fps, a push every 0.7 s.

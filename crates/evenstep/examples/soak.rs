@@ -120,7 +120,7 @@ fn main() -> ExitCode {
         game.fired,
         game.jobs_run,
         game.panel.arrivals,
-        stats.dropped_steps,
+        stats.dropped_steps(),
         game_loop.real().len(),
         game_loop.sim().len(),
     );

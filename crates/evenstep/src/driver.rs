@@ -1142,8 +1142,8 @@ impl<S> Loop<S> {
     /// game_loop.begin_absence(); // the window was hidden
     /// clock.advance(Duration::from_millis(400));
     /// let _ = game_loop.pump(&mut (), PumpKind::Paint); // shown again
-    /// assert_eq!(game_loop.stats().absences, 1);
-    /// assert!(game_loop.stats().worst_gap < evenstep::Nanos::from_millis(400));
+    /// assert_eq!(game_loop.stats().absences(), 1);
+    /// assert!(game_loop.stats().worst_gap() < evenstep::Nanos::from_millis(400));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn begin_absence(&mut self) {

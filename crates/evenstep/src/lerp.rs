@@ -3,9 +3,33 @@
 
 use evenstep_core::Alpha;
 
-/// Values that can be blended: `a.lerp(&b, 0.0)` is `a`, `a.lerp(&b, 1.0)`
-/// is `b`. Implemented for `f32`, `f64` and arrays of them; implement it for
-/// your own vector type in three lines.
+#[cfg(feature = "glam")]
+mod glam;
+#[cfg(feature = "mint")]
+mod mint;
+
+/// Values that can be blended: `a.lerp(&b, 0.0)` is `a` and `a.lerp(&b, 1.0)`
+/// is `b`, exactly. Implemented for `f32`, `f64` and arrays of them, for
+/// glam's and mint's vectors and quaternions behind the `glam` and `mint`
+/// features; implement it for your own vector type in three lines.
+///
+/// The float blends use only `+ - * /` and comparisons, so they give the
+/// same bits on every platform. Their ends are exact bit for bit (`-0.0`
+/// included), and for finite ends and `t` in `[0, 1]` the blend is finite,
+/// however far apart the ends are. A `t` outside `[0, 1]` (an easing that
+/// overshoots) extrapolates.
+///
+/// glam's vectors blend component by component, and its `Quat` (like mint's
+/// `Quaternion`) by a normalized linear blend the short way round: `q` and
+/// `-q` are one rotation, so the far end is negated when the two point
+/// apart. Normalized rather than spherical because slerp's `acos` and `sin`
+/// differ in their last bits between platforms, while nlerp needs only
+/// `+ - * /` and a square root, which IEEE 754 rounds the same everywhere;
+/// between two fixed steps the angle is small, and nlerp's slightly uneven
+/// speed across it does not show. glam's types have an inherent `lerp` of
+/// their own, which method-call syntax finds first: call this one as
+/// `Lerp::lerp(&a, &b, t)` ([`Interpolated`] and [`Tweens`](crate::Tweens)
+/// do).
 ///
 /// # Examples
 ///
@@ -30,18 +54,46 @@ pub trait Lerp: Clone {
     fn lerp(&self, to: &Self, t: f64) -> Self;
 }
 
+/// One blend, written once for both float widths.
+///
+/// The ends are returned as they are: `from + (to - from) · 1` need not be
+/// `to` (`1e20 → 1` gives 0) and `from + (to - from) · 0` turns `-0.0` into
+/// `0.0`. In between, `from + (to - from) · t` is kept (it is what every
+/// earlier blend computed, bit for bit) unless `to - from` overflows, as it
+/// does for ends of opposite sign more than the largest float apart; there
+/// `from · (1 - t) + to · t` adds two terms of opposite sign, each at most
+/// as large as its end, which cannot overflow.
+macro_rules! blend {
+    ($from:expr, $to:expr, $t:expr) => {{
+        let (from, to, t) = ($from, $to, $t);
+        if t == 0.0 {
+            from
+        } else if t == 1.0 {
+            to
+        } else {
+            let span = to - from;
+            if span.is_finite() {
+                from + span * t
+            } else {
+                from * (1.0 - t) + to * t
+            }
+        }
+    }};
+}
+
 impl Lerp for f64 {
     #[inline]
     fn lerp(&self, to: &f64, t: f64) -> f64 {
-        self + (to - self) * t
+        blend!(*self, *to, t)
     }
 }
 
 impl Lerp for f32 {
     #[inline]
     fn lerp(&self, to: &f32, t: f64) -> f32 {
-        // Narrowed once: the blend itself is done in f32, like the values.
-        self + (to - self) * t as f32
+        // Narrowed once: the blend itself is done in f32, like the values. A
+        // `t` that narrows to 0 or 1 lands on that end exactly.
+        blend!(*self, *to, t as f32)
     }
 }
 
@@ -54,6 +106,56 @@ impl<T: Lerp + Copy, const N: usize> Lerp for [T; N] {
         out
     }
 }
+
+/// The rotation `t` of the way from the unit quaternion `from` to `to`, as
+/// four components in any fixed order: a normalized linear blend (nlerp),
+/// the short way round. For the quaternions' own types behind the `glam` and
+/// `mint` features.
+///
+/// Normalized, not spherical: slerp needs `acos` and `sin`, whose last bits
+/// differ between platforms' maths libraries, while nlerp needs only
+/// `+ - * /` and a square root, which IEEE 754 rounds exactly everywhere, so
+/// it gives the same bits on every machine. Its angle runs a little faster
+/// mid-blend than at the ends, which between two fixed steps (a few degrees
+/// apart) is far below what a picture shows. The short way: `q` and `-q` are
+/// one rotation, so `to` is negated when the two point apart (a negative dot
+/// product), and the blend never swings the long way round. The ends are
+/// exact: `t = 0` is `from` and `t = 1` is `to` as given, sign included. A
+/// blend too small to normalize (ends that are not unit quaternions, such
+/// as zero) is returned as it is.
+#[cfg(any(feature = "glam", feature = "mint"))]
+macro_rules! nlerp {
+    ($name:ident, $float:ty) => {
+        pub(crate) fn $name(from: [$float; 4], to: [$float; 4], t: f64) -> [$float; 4] {
+            let narrowed = t as $float;
+            if narrowed == 0.0 {
+                return from;
+            }
+            if narrowed == 1.0 {
+                return to;
+            }
+            let dot = from[0] * to[0] + from[1] * to[1] + from[2] * to[2] + from[3] * to[3];
+            let to = if dot < 0.0 { to.map(|c| -c) } else { to };
+            let blend = from.lerp(&to, t);
+            let length = (blend[0] * blend[0]
+                + blend[1] * blend[1]
+                + blend[2] * blend[2]
+                + blend[3] * blend[3])
+                .sqrt();
+            if length > 0.0 && length.is_finite() {
+                blend.map(|c| c / length)
+            } else {
+                blend
+            }
+        }
+    };
+}
+
+#[cfg(any(feature = "glam", feature = "mint"))]
+nlerp!(nlerp_f32, f32);
+// Only mint has a quaternion of `f64`s here.
+#[cfg(feature = "mint")]
+nlerp!(nlerp_f64, f64);
 
 /// A value with its previous and current step, for drawing in between.
 ///

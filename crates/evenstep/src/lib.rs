@@ -137,6 +137,14 @@
 //!   anything after the log.
 //! - `postcard`: `InputLog::from_postcard`, the same from postcard bytes,
 //!   refusing any byte after the log.
+//! - `glam`: [`Lerp`] for glam's `Vec2`, `Vec3`, `Vec3A`, `Vec4`, `DVec2`,
+//!   `DVec3` and `Quat`, so they can be [`Interpolated`] and tweened.
+//! - `mint`: [`Lerp`] for mint's `Vector2`, `Vector3`, `Vector4`, `Point2`,
+//!   `Point3` and `Quaternion`, the types nalgebra, cgmath and others
+//!   convert to.
+//!
+//! Vectors blend component by component; quaternions by a normalized blend
+//! the short way round (see [`Lerp`]).
 #![forbid(unsafe_code)]
 
 mod clock;
@@ -170,7 +178,7 @@ pub use lerp::{Interpolated, Lerp};
 #[cfg(feature = "serde")]
 pub use replay::LoadError;
 pub use replay::{
-    Divergence, Input, InputLog, OutOfOrder, ReplayError, ReplayReport, ReplaySource, replay,
+    Divergence, Input, InputLog, RecordError, ReplayError, ReplayReport, ReplaySource, replay,
 };
 pub use runner::{
     Lateness, ManualSleep, PreciseSleep, RunReport, Runner, RunnerThread, Sleep, StopHandle,

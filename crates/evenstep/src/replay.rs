@@ -121,7 +121,7 @@ impl std::error::Error for ReplayError {}
 ///     log.record(tick, Push(1))?;
 ///     Push(1).apply(&mut x);
 ///     x *= 2;
-///     log.end_tick(tick, hash(&x));
+///     log.end_tick(tick, hash(&x))?;
 /// }
 ///
 /// let report = replay(&mut log, Timestep::HZ_60, &mut 0, update, hash)?;
@@ -205,6 +205,13 @@ pub trait Input<S> {
 ///
 /// Record inputs as the live game applies them, at the tick they are applied
 /// before; call [`end_tick`](InputLog::end_tick) after each tick's update.
+///
+/// Every log the recorder writes loads: what no loader would accept (a tick
+/// at or past [`MAX_TICKS`](InputLog::MAX_TICKS), an event out of tick
+/// order) is refused when it is recorded, with a [`RecordError`]. A log may
+/// be saved at any moment, also between recording a tick's inputs and
+/// ending it: events for ticks not yet ended are saved and loaded with the
+/// rest, and replay, which runs the ended ticks, does not apply them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InputLog<E> {
     timestep: Timestep,
@@ -217,9 +224,11 @@ pub struct InputLog<E> {
 }
 
 impl<E> InputLog<E> {
-    /// The most ticks a loaded log may claim: 2³², about 2.3 years at 60 Hz
-    /// or 50 days at 1 kHz. A longer claim is refused on load rather than
-    /// replayed for years; record a longer session as several logs.
+    /// The most ticks a log holds: 2³², ticks 0 to 2³² − 1, about 2.3
+    /// years at 60 Hz or 50 days at 1 kHz. The recorder refuses an event or
+    /// an end at a later tick, and a loader refuses a log claiming more,
+    /// rather than replaying it for years; record a longer session as
+    /// several logs.
     pub const MAX_TICKS: u64 = 1 << 32;
 
     /// An empty log for a game stepping at `timestep`, taking a checkpoint
@@ -235,16 +244,22 @@ impl<E> InputLog<E> {
         }
     }
 
-    /// Records `event`, applied before the update of `tick`.
+    /// Records `event`, applied before the update of `tick`: the tick being
+    /// run, or a later one.
     ///
     /// # Errors
     ///
-    /// [`OutOfOrder`] if `tick` is earlier than a tick already recorded or
-    /// ended: a log is written in tick order.
-    pub fn record(&mut self, tick: u64, event: E) -> Result<(), OutOfOrder> {
+    /// [`RecordError::OutOfOrder`] if `tick` is earlier than a tick already
+    /// recorded or ended (a log is written in tick order), and
+    /// [`RecordError::PastTickLimit`] if it is at or past
+    /// [`MAX_TICKS`](InputLog::MAX_TICKS). The log is unchanged.
+    pub fn record(&mut self, tick: u64, event: E) -> Result<(), RecordError> {
         let last = self.events.last().map_or(0, |(t, _)| *t).max(self.ticks);
         if tick < last {
-            return Err(OutOfOrder { tick, last });
+            return Err(RecordError::OutOfOrder { tick, last });
+        }
+        if tick >= InputLog::<E>::MAX_TICKS {
+            return Err(RecordError::PastTickLimit { tick });
         }
         self.events.push((tick, event));
         Ok(())
@@ -254,24 +269,42 @@ impl<E> InputLog<E> {
     /// checkpoint falls on it (every `checkpoint_every` ticks, counting
     /// from the first). Pass the hash lazily if it is costly:
     /// [`end_tick_with`](InputLog::end_tick_with).
-    pub fn end_tick(&mut self, tick: u64, state_hash: u64) {
-        self.end_tick_with(tick, || state_hash);
+    ///
+    /// # Errors
+    ///
+    /// [`RecordError::PastTickLimit`] if `tick` is at or past
+    /// [`MAX_TICKS`](InputLog::MAX_TICKS); the log is unchanged.
+    pub fn end_tick(&mut self, tick: u64, state_hash: u64) -> Result<(), RecordError> {
+        self.end_tick_with(tick, || state_hash)
     }
 
     /// [`end_tick`](InputLog::end_tick), hashing only on checkpoint ticks.
     /// Ending a tick already ended (or an earlier one) records nothing, so
     /// checkpoints stay one per tick and in order.
-    pub fn end_tick_with(&mut self, tick: u64, state_hash: impl FnOnce() -> u64) {
-        let Some(count) = tick.checked_add(1) else {
-            return; // tick u64::MAX: no tick after it to count to
-        };
+    ///
+    /// # Errors
+    ///
+    /// [`RecordError::PastTickLimit`] if `tick` is at or past
+    /// [`MAX_TICKS`](InputLog::MAX_TICKS); the log is unchanged and
+    /// `state_hash` is not called.
+    pub fn end_tick_with(
+        &mut self,
+        tick: u64,
+        state_hash: impl FnOnce() -> u64,
+    ) -> Result<(), RecordError> {
+        if tick >= InputLog::<E>::MAX_TICKS {
+            return Err(RecordError::PastTickLimit { tick });
+        }
+        // Below MAX_TICKS (2³²): the count cannot overflow.
+        let count = tick + 1;
         if count <= self.ticks {
-            return;
+            return Ok(());
         }
         self.ticks = count;
         if count % self.checkpoint_every.get() == 0 {
             self.checkpoints.push((tick, state_hash()));
         }
+        Ok(())
     }
 
     /// The fixed step the log was recorded at.
@@ -362,25 +395,43 @@ impl<S, E: Input<S>> ReplaySource<S> for InputLog<E> {
     }
 }
 
-/// An event was recorded for a tick earlier than one already recorded.
+/// Why [`InputLog::record`] or [`InputLog::end_tick`] refused a tick. A
+/// refused call leaves the log as it was, so the log still saves and loads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OutOfOrder {
-    tick: u64,
-    last: u64,
+pub enum RecordError {
+    /// An event for a tick earlier than one already recorded or ended.
+    OutOfOrder {
+        /// The tick of the refused event.
+        tick: u64,
+        /// The earliest tick an event may still be recorded at.
+        last: u64,
+    },
+    /// A tick at or past [`InputLog::MAX_TICKS`], which no log holds.
+    PastTickLimit {
+        /// The refused tick.
+        tick: u64,
+    },
 }
 
-impl fmt::Display for OutOfOrder {
+impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "an event for tick {} after tick {} was already recorded; \
-             a log is written in tick order, at or after tick {}",
-            self.tick, self.last, self.last
-        )
+        match *self {
+            RecordError::OutOfOrder { tick, last } => write!(
+                f,
+                "an event for tick {tick} after tick {last} was already recorded; \
+                 a log is written in tick order, at or after tick {last}"
+            ),
+            RecordError::PastTickLimit { tick } => write!(
+                f,
+                "tick {tick} is past the end of a log, which holds ticks 0 to {}; \
+                 record a longer session as several logs",
+                InputLog::<()>::MAX_TICKS - 1
+            ),
+        }
     }
 }
 
-impl std::error::Error for OutOfOrder {}
+impl std::error::Error for RecordError {}
 
 /// The version of the file form written today, and the only one read.
 #[cfg(feature = "serde")]
@@ -390,26 +441,33 @@ const FORMAT_VERSION: u32 = 1;
 /// exact pair of unit counts, so it reads back bit for bit. Unknown fields
 /// are refused: a field this build does not know may change what replay
 /// means.
+///
+/// It is decoded as it stands, with no check but the format's own, and then
+/// checked by [`LogFile::validate`], one piece of code for every loader, so
+/// that each names what is wrong the same way (a format that cannot carry a
+/// message of its own, like postcard, included).
 #[cfg(feature = "serde")]
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct LogFile<E> {
     version: u32,
     units_per_step: u64,
     units_per_nanosecond: u64,
-    checkpoint_every: NonZeroU64,
+    checkpoint_every: u64,
     ticks: u64,
     events: Vec<(u64, E)>,
     checkpoints: Vec<(u64, u64)>,
 }
 
+/// The file form written, borrowing the log; field for field as
+/// [`LogFile`].
 #[cfg(feature = "serde")]
 #[derive(serde::Serialize)]
 struct LogFileRef<'a, E> {
     version: u32,
     units_per_step: u64,
     units_per_nanosecond: u64,
-    checkpoint_every: NonZeroU64,
+    checkpoint_every: u64,
     ticks: u64,
     events: &'a [(u64, E)],
     checkpoints: &'a [(u64, u64)],
@@ -422,7 +480,7 @@ impl<E: serde::Serialize> serde::Serialize for InputLog<E> {
             version: FORMAT_VERSION,
             units_per_step: self.timestep.units_per_step(),
             units_per_nanosecond: self.timestep.units_per_nanosecond(),
-            checkpoint_every: self.checkpoint_every,
+            checkpoint_every: self.checkpoint_every.get(),
             ticks: self.ticks,
             events: &self.events,
             checkpoints: &self.checkpoints,
@@ -432,64 +490,92 @@ impl<E: serde::Serialize> serde::Serialize for InputLog<E> {
 }
 
 #[cfg(feature = "serde")]
-impl<'de, E: serde::Deserialize<'de>> serde::Deserialize<'de> for InputLog<E> {
-    /// Refuses a file of another format version or with unknown fields,
-    /// whose step is not a valid timestep, that claims more than
-    /// [`MAX_TICKS`](InputLog::MAX_TICKS) ticks, whose events are out of tick
-    /// order or past its last tick, or whose checkpoints are out of order,
-    /// past its last tick or off the `checkpoint_every` grid.
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<InputLog<E>, D::Error> {
-        use serde::de::Error;
-        let file = LogFile::<E>::deserialize(deserializer)?;
-        if file.version != FORMAT_VERSION {
-            return Err(D::Error::custom(format_args!(
+impl<E> LogFile<E> {
+    /// The log this file holds, or what is wrong with it: another format
+    /// version, a step that is not a valid timestep, a checkpoint interval
+    /// of zero, a claim of more than [`MAX_TICKS`](InputLog::MAX_TICKS)
+    /// ticks, events out of tick order or at a tick no log holds, or
+    /// checkpoints out of order, past its last tick or off the
+    /// `checkpoint_every` grid. Events past the last tick (recorded for a
+    /// tick not yet ended when the log was saved) are kept.
+    fn validate(self) -> Result<InputLog<E>, String> {
+        if self.version != FORMAT_VERSION {
+            return Err(format!(
                 "the log is in format version {}; this build reads version {FORMAT_VERSION}",
-                file.version
-            )));
+                self.version
+            ));
         }
-        let timestep = Timestep::from_step_ratio(file.units_per_step, file.units_per_nanosecond)
-            .map_err(|e| D::Error::custom(format_args!("the log's timestep is invalid: {e}")))?;
-        let ticks = file.ticks;
-        if ticks > InputLog::<E>::MAX_TICKS {
-            return Err(D::Error::custom(format_args!(
-                "the log claims {ticks} ticks; a log holds from 0 to {} ticks",
-                InputLog::<E>::MAX_TICKS
-            )));
+        let timestep = Timestep::from_step_ratio(self.units_per_step, self.units_per_nanosecond)
+            .map_err(|e| format!("the log's timestep is invalid: {e}"))?;
+        let Some(checkpoint_every) = NonZeroU64::new(self.checkpoint_every) else {
+            return Err(
+                "the log takes a checkpoint every 0 ticks; the interval is 1 tick or more".into(),
+            );
+        };
+        let ticks = self.ticks;
+        let max = InputLog::<E>::MAX_TICKS;
+        if ticks > max {
+            return Err(format!(
+                "the log claims {ticks} ticks; a log holds from 0 to {max} ticks"
+            ));
         }
-        if !file.events.is_sorted_by_key(|(tick, _)| *tick) {
-            return Err(D::Error::custom("the log's events are not in tick order"));
+        if !self.events.is_sorted_by_key(|(tick, _)| *tick) {
+            return Err("the log's events are not in tick order".into());
         }
-        if let Some(&(tick, _)) = file.events.last()
-            && tick >= ticks
+        if let Some(&(tick, _)) = self.events.last()
+            && tick >= max
         {
-            return Err(D::Error::custom(format_args!(
-                "an event is at tick {tick}, past the end of a log of {ticks} ticks \
-                 (ticks 0 to {})",
-                ticks.saturating_sub(1)
-            )));
+            return Err(format!(
+                "an event is at tick {tick}, past the end of any log \
+                 (a log holds ticks 0 to {})",
+                max - 1
+            ));
         }
-        let every = file.checkpoint_every.get();
+        let every = checkpoint_every.get();
         let mut previous = None;
-        for &(tick, _) in &file.checkpoints {
+        for &(tick, _) in &self.checkpoints {
             let on_grid = tick.checked_add(1).is_some_and(|count| count % every == 0);
             if !on_grid || tick >= ticks || previous.is_some_and(|p| p >= tick) {
-                return Err(D::Error::custom(format_args!(
+                return Err(format!(
                     "a checkpoint is at tick {tick}; a log of {ticks} ticks with a checkpoint \
                      every {every} ticks has them in order at ticks {}, {}, ... below {ticks}",
                     every - 1,
                     every.saturating_mul(2) - 1
-                )));
+                ));
             }
             previous = Some(tick);
         }
         Ok(InputLog {
             timestep,
-            checkpoint_every: file.checkpoint_every,
-            ticks: file.ticks,
-            events: file.events,
-            checkpoints: file.checkpoints,
+            checkpoint_every,
+            ticks,
+            events: self.events,
+            checkpoints: self.checkpoints,
             cursor: 0,
         })
+    }
+
+    /// The log, checked as [`validate`](LogFile::validate) does and against
+    /// the game's step.
+    fn load(self, running: Timestep) -> Result<InputLog<E>, LoadError> {
+        let log = self.validate().map_err(LoadError::Format)?;
+        log.check_timestep(running).map_err(LoadError::Timestep)?;
+        Ok(log)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de, E: serde::Deserialize<'de>> serde::Deserialize<'de> for InputLog<E> {
+    /// Refuses a file of another format version or with unknown fields,
+    /// whose step is not a valid timestep, whose checkpoint interval is
+    /// zero, that claims more than [`MAX_TICKS`](InputLog::MAX_TICKS)
+    /// ticks, whose events are out of tick order or at a tick no log holds,
+    /// or whose checkpoints are out of order, past its last tick or off the
+    /// `checkpoint_every` grid.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<InputLog<E>, D::Error> {
+        LogFile::<E>::deserialize(deserializer)?
+            .validate()
+            .map_err(<D::Error as serde::de::Error>::custom)
     }
 }
 
@@ -510,10 +596,9 @@ impl<E> InputLog<E> {
         D: serde::Deserializer<'de>,
         E: serde::Deserialize<'de>,
     {
-        let log = <InputLog<E> as serde::Deserialize>::deserialize(deserializer)
-            .map_err(|e| LoadError::Format(e.to_string()))?;
-        log.check_timestep(running).map_err(LoadError::Timestep)?;
-        Ok(log)
+        <LogFile<E> as serde::Deserialize>::deserialize(deserializer)
+            .map_err(|e| LoadError::Format(e.to_string()))?
+            .load(running)
     }
 }
 
@@ -531,11 +616,12 @@ impl<E> InputLog<E> {
         E: serde::Deserialize<'de>,
     {
         let mut deserializer = serde_json::Deserializer::from_str(text);
-        let log = InputLog::load(&mut deserializer, running)?;
+        let file = <LogFile<E> as serde::Deserialize>::deserialize(&mut deserializer)
+            .map_err(|e| LoadError::Format(e.to_string()))?;
         deserializer
             .end()
             .map_err(|e| LoadError::Format(e.to_string()))?;
-        Ok(log)
+        file.load(running)
     }
 }
 
@@ -552,7 +638,9 @@ impl<E> InputLog<E> {
     where
         E: serde::Deserialize<'de>,
     {
-        let (log, rest) = postcard::take_from_bytes::<InputLog<E>>(bytes)
+        // Decoded as it stands, then checked by the same code as every
+        // loader: postcard's own errors carry no message a check could give.
+        let (file, rest) = postcard::take_from_bytes::<LogFile<E>>(bytes)
             .map_err(|e| LoadError::Format(e.to_string()))?;
         if !rest.is_empty() {
             return Err(LoadError::Format(format!(
@@ -560,8 +648,7 @@ impl<E> InputLog<E> {
                 rest.len()
             )));
         }
-        log.check_timestep(running).map_err(LoadError::Timestep)?;
-        Ok(log)
+        file.load(running)
     }
 }
 

@@ -221,11 +221,13 @@ pub struct Lateness {
 /// What a run did and what it cost.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RunReport {
-    /// Pumps that ran.
+    /// Pumps that ran (saturating).
     pub pumps: u64,
-    /// Fixed steps that ran.
+    /// Fixed steps that ran (saturating).
     pub steps: u64,
-    /// Steps the budget dropped (a stall longer than the budget).
+    /// Steps the budget dropped (a stall longer than the budget); saturates
+    /// at `u64::MAX`, as [`LoopStats::dropped_steps`](crate::LoopStats::dropped_steps)
+    /// does.
     pub dropped_steps: u64,
     /// Time on the loop's clock from the start of the run to its end.
     pub wall: Duration,
@@ -410,9 +412,14 @@ impl<Z: Sleep> Runner<Z> {
             let Some(pump) = game_loop.pump(state, PumpKind::Tick).report() else {
                 break;
             };
-            report.pumps += 1;
-            report.steps += pump.steps;
-            report.dropped_steps += pump.plan.steps_dropped();
+            // Every count saturates, as the loop's statistics do: a stall of
+            // days at a fine step and a high speed drops more steps than a
+            // `u64` counts.
+            report.pumps = report.pumps.saturating_add(1);
+            report.steps = report.steps.saturating_add(pump.steps);
+            report.dropped_steps = report
+                .dropped_steps
+                .saturating_add(pump.plan.steps_dropped());
             if let Some(due) = step_due {
                 self.record_lateness(pump.now, due, &pump.plan, pump.steps);
             }
@@ -446,7 +453,7 @@ impl<Z: Sleep> Runner<Z> {
         plan: &FramePlan,
         ran: u64,
     ) {
-        let timed = ran.min(plan.steps_run() - plan.steps_queued());
+        let timed = ran.min(plan.steps_run().saturating_sub(plan.steps_queued()));
         for i in 0..timed {
             let due = first_due.saturating_add(scaled_steps(i, plan.timestep(), plan.speed()));
             let late = now.saturating_since(due);
@@ -514,8 +521,10 @@ fn scaled_steps(count: u64, timestep: Timestep, speed: Speed) -> Nanos {
     if count == 0 || speed.is_paused() {
         return Nanos::ZERO;
     }
-    let units =
-        u128::from(count) * u128::from(timestep.units_per_step()) * u128::from(speed.denominator());
+    // Saturating: a budget of billions of steps at a long step and a fine
+    // speed multiplies past 2¹²⁸; the instant is then the end of time.
+    let units = (u128::from(count) * u128::from(timestep.units_per_step()))
+        .saturating_mul(u128::from(speed.denominator()));
     let per_nano = u128::from(timestep.units_per_nanosecond()) * u128::from(speed.numerator());
     Nanos::from_nanos(u64::try_from(units.div_ceil(per_nano)).unwrap_or(u64::MAX))
 }

@@ -18,69 +18,39 @@ use evenstep_core::Nanos;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LoopStats {
-    /// Paints in the last completed second of real time (0 until one
-    /// second has passed, and 0 for a second with no paint).
-    pub fps: u32,
-    /// Smoothed pump cost, a one-eighth exponential moving average.
+    fps: u32,
     #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
-    pub frame_cost: Nanos,
-    /// Smoothed cost of a pump's update phase: real timers, jobs, planning
-    /// and the fixed steps with their sim timers and updates.
+    frame_cost: Nanos,
     #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
-    pub update_cost: Nanos,
-    /// Smoothed cost of a paint pump's render phase.
+    update_cost: Nanos,
     #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
-    pub render_cost: Nanos,
-    /// The costliest pump since the last reset. Never decays.
+    render_cost: Nanos,
     #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
-    pub worst_frame: Nanos,
-    /// The cheapest pump since the last reset (zero before the first).
+    worst_frame: Nanos,
     #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
-    pub best_frame: Nanos,
-    /// Every pump's cost since the last reset, summed (saturating): with
-    /// [`pumps`](LoopStats::pumps), the exact mean cost.
+    best_frame: Nanos,
     #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
-    pub frame_cost_total: Nanos,
-    /// The longest gap between two paints within the gap window.
+    frame_cost_total: Nanos,
     #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
-    pub worst_gap: Nanos,
-    /// The display's period as observed: the shortest gap within the gap
-    /// window (nothing paints faster than the panel refreshes). Zero until a
-    /// gap has been measured. Read `worst_gap` against it: a gap under about
-    /// 1.5 cadences dropped no frame.
+    worst_gap: Nanos,
     #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
-    pub cadence: Nanos,
-    /// Gaps at or over the absence threshold (a hidden window, not a slow
-    /// frame). They are excluded from every gap statistic.
-    pub absences: u64,
-    /// Whether the opening gaps are still being discarded as warm-up.
-    pub warming_up: bool,
-    /// Pumps whose cost exceeded the work budget.
-    pub over_budget: u64,
-    /// Fixed steps run by the latest pump. Sustained above 1, the game cannot
-    /// keep up.
-    pub steps_last_pump: u64,
-    /// Simulation time dropped by the step budget since the last reset.
-    /// Diagnostics only: never credit resources from it.
+    cadence: Nanos,
+    absences: u64,
+    warming_up: bool,
+    over_budget: u64,
+    steps_last_pump: u64,
     #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
-    pub dropped: Nanos,
-    /// Steps dropped by the step budget since the last reset.
-    pub dropped_steps: u64,
-    /// Median gap between paints since the last reset.
+    dropped: Nanos,
+    dropped_steps: u64,
     #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
-    pub gap_p50: Nanos,
-    /// 95th-percentile gap between paints since the last reset.
+    gap_p50: Nanos,
     #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
-    pub gap_p95: Nanos,
-    /// 99th-percentile gap between paints since the last reset.
+    gap_p95: Nanos,
     #[cfg_attr(feature = "serde", serde(with = "nanos_as_u64"))]
-    pub gap_p99: Nanos,
-    /// Gaps recorded since the last reset (the percentiles' sample count).
-    pub gaps: u64,
-    /// Paint pumps since the last reset.
-    pub paints: u64,
-    /// Pumps of either kind since the last reset.
-    pub pumps: u64,
+    gap_p99: Nanos,
+    gaps: u64,
+    paints: u64,
+    pumps: u64,
 }
 
 /// `Nanos` as a plain integer of nanoseconds in serialized statistics (the
@@ -103,9 +73,123 @@ mod nanos_as_u64 {
 }
 
 impl LoopStats {
+    /// Paints in the last completed second of real time (0 until one
+    /// second has passed, and 0 for a second with no paint).
+    pub const fn fps(&self) -> u32 {
+        self.fps
+    }
+
+    /// Smoothed pump cost, a one-eighth exponential moving average.
+    pub const fn frame_cost(&self) -> Nanos {
+        self.frame_cost
+    }
+
+    /// Smoothed cost of a pump's update phase: real timers, jobs, planning
+    /// and the fixed steps with their sim timers and updates.
+    pub const fn update_cost(&self) -> Nanos {
+        self.update_cost
+    }
+
+    /// Smoothed cost of a paint pump's render phase.
+    pub const fn render_cost(&self) -> Nanos {
+        self.render_cost
+    }
+
+    /// The costliest pump since the last reset. Never decays.
+    pub const fn worst_frame(&self) -> Nanos {
+        self.worst_frame
+    }
+
+    /// The cheapest pump since the last reset (zero before the first).
+    pub const fn best_frame(&self) -> Nanos {
+        self.best_frame
+    }
+
+    /// Every pump's cost since the last reset, summed (saturating): with
+    /// [`pumps`](LoopStats::pumps), the exact mean cost.
+    pub const fn frame_cost_total(&self) -> Nanos {
+        self.frame_cost_total
+    }
+
+    /// The longest gap between two paints within the gap window.
+    pub const fn worst_gap(&self) -> Nanos {
+        self.worst_gap
+    }
+
+    /// The display's period as observed: the shortest gap within the gap
+    /// window (nothing paints faster than the panel refreshes). Zero until a
+    /// gap has been measured. Read `worst_gap` against it: a gap under about
+    /// 1.5 cadences dropped no frame.
+    pub const fn cadence(&self) -> Nanos {
+        self.cadence
+    }
+
+    /// Gaps at or over the absence threshold (a hidden window, not a slow
+    /// frame). They are excluded from every gap statistic.
+    pub const fn absences(&self) -> u64 {
+        self.absences
+    }
+
+    /// Whether the opening gaps are still being discarded as warm-up.
+    pub const fn warming_up(&self) -> bool {
+        self.warming_up
+    }
+
+    /// Pumps whose cost exceeded the work budget.
+    pub const fn over_budget(&self) -> u64 {
+        self.over_budget
+    }
+
+    /// Fixed steps run by the latest pump. Sustained above 1, the game cannot
+    /// keep up.
+    pub const fn steps_last_pump(&self) -> u64 {
+        self.steps_last_pump
+    }
+
+    /// Simulation time dropped by the step budget since the last reset.
+    /// Diagnostics only: never credit resources from it.
+    pub const fn dropped(&self) -> Nanos {
+        self.dropped
+    }
+
     /// [`dropped`](LoopStats::dropped) in seconds.
     pub fn dropped_secs(&self) -> f64 {
         self.dropped.as_secs_f64()
+    }
+
+    /// Steps dropped by the step budget since the last reset.
+    pub const fn dropped_steps(&self) -> u64 {
+        self.dropped_steps
+    }
+
+    /// Median gap between paints since the last reset.
+    pub const fn gap_p50(&self) -> Nanos {
+        self.gap_p50
+    }
+
+    /// 95th-percentile gap between paints since the last reset.
+    pub const fn gap_p95(&self) -> Nanos {
+        self.gap_p95
+    }
+
+    /// 99th-percentile gap between paints since the last reset.
+    pub const fn gap_p99(&self) -> Nanos {
+        self.gap_p99
+    }
+
+    /// Gaps recorded since the last reset (the percentiles' sample count).
+    pub const fn gaps(&self) -> u64 {
+        self.gaps
+    }
+
+    /// Paint pumps since the last reset.
+    pub const fn paints(&self) -> u64 {
+        self.paints
+    }
+
+    /// Pumps of either kind since the last reset.
+    pub const fn pumps(&self) -> u64 {
+        self.pumps
     }
 }
 
@@ -153,10 +237,11 @@ impl GapHistogram {
     pub(crate) fn record(&mut self, value: Nanos) {
         let value = value.as_nanos();
         let b = GapHistogram::bucket(value);
-        // A count of 2⁶⁴ paints is never reached: wrapping cannot happen.
-        self.counts[b] = self.counts[b].wrapping_add(1);
+        // Saturating like every counter here, though 2⁶⁴ samples take
+        // centuries to reach.
+        self.counts[b] = self.counts[b].saturating_add(1);
         self.max[b] = self.max[b].max(value);
-        self.total += 1;
+        self.total = self.total.saturating_add(1);
     }
 
     /// The largest value in the bucket holding the sample of rank
@@ -165,10 +250,14 @@ impl GapHistogram {
         if self.total == 0 {
             return Nanos::ZERO;
         }
-        let rank = (self.total * per_mille).div_ceil(1_000).max(1);
-        let mut seen = 0_u64;
+        // Widened: a runner's lateness counts every step of a run, and a
+        // count past 2⁶⁴ / 1000 would overflow the product.
+        let rank = (u128::from(self.total) * u128::from(per_mille))
+            .div_ceil(1_000)
+            .max(1);
+        let mut seen = 0_u128;
         for (b, &count) in self.counts.iter().enumerate() {
-            seen += count;
+            seen += u128::from(count);
             if seen >= rank {
                 return Nanos::from_nanos(self.max[b]);
             }

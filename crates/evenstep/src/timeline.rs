@@ -257,10 +257,12 @@ impl<S> Timeline<S> {
     ///
     /// # Panics
     ///
-    /// Only if a callback panics; the panic passes through. The timer whose
-    /// callback panicked is disarmed, the timers not yet reached stay due,
-    /// and timers armed meanwhile are kept: the next advance repairs the
-    /// timeline and goes on.
+    /// Only if a callback panics; the panic passes through. The timeline is
+    /// repaired as the panic leaves: the timer whose callback panicked is
+    /// disarmed (a repeating one too: [`is_armed`](Timeline::is_armed),
+    /// [`len`](Timeline::len) and [`next_due`](Timeline::next_due) say so at
+    /// once), the timers not yet reached stay due, and timers armed
+    /// meanwhile are kept. The next advance goes on from there.
     #[inline]
     pub fn advance_to(&mut self, state: &mut S, to: Nanos) {
         if to <= self.now {
@@ -281,27 +283,35 @@ impl<S> Timeline<S> {
     /// Fires every timer due at or before `to`, in order.
     fn fire_due(&mut self, state: &mut S, to: Nanos) {
         self.advancing = true;
-        while let Some(&Reverse(entry)) = self.heap.peek() {
+        // Repairs the timeline if a callback panics, as the panic leaves.
+        let timeline = RepairOnUnwind(self);
+        while let Some(&Reverse(entry)) = timeline.0.heap.peek() {
             if entry.due > to {
                 break;
             }
-            self.heap.pop();
-            if !self.is_current(&entry) {
-                self.stale = self.stale.saturating_sub(1);
+            timeline.0.heap.pop();
+            if !timeline.0.is_current(&entry) {
+                timeline.0.stale = timeline.0.stale.saturating_sub(1);
                 continue;
             }
-            self.fire(state, entry);
+            timeline.0.fire(state, entry);
         }
-        self.advancing = false;
-        self.heap.extend(self.incoming.drain(..).map(Reverse));
+        // Finished: the guard's repair, run on drop, finds nothing to do.
+        timeline.0.advancing = false;
+        timeline
+            .0
+            .heap
+            .extend(timeline.0.incoming.drain(..).map(Reverse));
         // Callbacks may have cancelled timers while compaction had to wait.
-        self.compact_if_stale();
+        timeline.0.compact_if_stale();
     }
 
     /// Repairs the timeline after a timer's callback panicked: timers armed
     /// during that advance join the heap, and the timer whose callback was
     /// lost with the panic is disarmed. A no-op unless an advance was cut
-    /// short.
+    /// short. Run as the panic unwinds out of the advance, so the timeline
+    /// never reads as it was mid-advance; the loop calls it again when it
+    /// recovers from a panicking pump, which finds nothing left to do.
     pub(crate) fn recover(&mut self) {
         if !std::mem::take(&mut self.advancing) {
             return;
@@ -435,6 +445,17 @@ impl<S> Timeline<S> {
         entries.retain(|Reverse(e)| self.is_current(e));
         self.heap = BinaryHeap::from(entries);
         self.stale = 0;
+    }
+}
+
+/// Repairs a timeline whose advance a panicking callback cut short, when
+/// the panic unwinds through [`Timeline::fire_due`]; on an advance that
+/// finished, [`Timeline::recover`] is a no-op.
+struct RepairOnUnwind<'a, S>(&'a mut Timeline<S>);
+
+impl<S> Drop for RepairOnUnwind<'_, S> {
+    fn drop(&mut self) {
+        self.0.recover();
     }
 }
 

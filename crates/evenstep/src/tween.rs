@@ -4,7 +4,7 @@
 //! completion runs exactly once.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 use std::time::Duration;
 
@@ -161,8 +161,10 @@ pub struct Tweens<C, T> {
     /// The completion of each tween that has one.
     completions: BTreeMap<TweenHandle, OnComplete<C>>,
     next: u64,
-    /// Completions due this step, run after every update (kept allocated).
-    done: Vec<OnComplete<C>>,
+    /// Completions due and not yet run, in order: this step's, run after
+    /// every update, and any a panicking completion left behind (kept
+    /// allocated).
+    done: VecDeque<OnComplete<C>>,
 }
 
 impl<C, T: Lerp> Tweens<C, T> {
@@ -175,7 +177,7 @@ impl<C, T: Lerp> Tweens<C, T> {
             slot_of: BTreeMap::new(),
             completions: BTreeMap::new(),
             next: 0,
-            done: Vec::new(),
+            done: VecDeque::new(),
         }
     }
 
@@ -240,13 +242,26 @@ impl<C, T: Lerp> Tweens<C, T> {
     /// update; those that reached their end get an update of exactly `to`,
     /// then, after every update of the step, their completions in start
     /// order. Allocates nothing once running.
+    ///
+    /// # Panics
+    ///
+    /// Only if a callback panics; the panic passes through. A completion
+    /// that panics has run (it is not run again), and the completions after
+    /// it are kept: each runs exactly once, in order, at the start of the
+    /// next step, before that step's updates. The tweens they belong to have
+    /// ended and had their last update.
     pub fn step(&mut self, ctx: &mut C) {
+        // Completions a panicking one left at the last step come first:
+        // they belong to that step.
+        self.run_completions(ctx);
         // A plain loop first (a closure handed to `retain_mut` was not
         // inlined, and every tween paid for the call); the rare step on which
         // a tween ends then takes a second pass to remove it.
         let mut any_ended = false;
         for r in &mut self.running {
-            r.steps += 1;
+            // Saturating: a panicking update can leave a tween that ended
+            // at step 2³² − 1 to be stepped once more.
+            r.steps = r.steps.saturating_add(1);
             if r.steps >= r.end_step {
                 (r.on_update)(ctx, r.to.clone());
                 any_ended = true;
@@ -265,7 +280,7 @@ impl<C, T: Lerp> Tweens<C, T> {
                 if r.completes
                     && let Some(complete) = completions.remove(&r.handle)
                 {
-                    done.push(complete);
+                    done.push_back(complete);
                 }
                 if r.slotted
                     && let Some(slot) = slot_of.remove(&r.handle)
@@ -275,7 +290,13 @@ impl<C, T: Lerp> Tweens<C, T> {
                 false
             });
         }
-        for complete in self.done.drain(..) {
+        self.run_completions(ctx);
+    }
+
+    /// Runs the completions due, in order. Each is taken out before it runs,
+    /// so one that panics has run once and the rest stay due.
+    fn run_completions(&mut self, ctx: &mut C) {
+        while let Some(complete) = self.done.pop_front() {
             complete(ctx);
         }
     }

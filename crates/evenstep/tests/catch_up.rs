@@ -81,7 +81,7 @@ fn an_hour_without_pumps_is_never_credited_by_the_loop_itself() {
     assert_eq!(report.steps, 5, "the budget, not the hour");
     assert_eq!(report.plan.steps_dropped(), 72_000 - 5);
     assert_eq!(
-        game_loop.stats().dropped,
+        game_loop.stats().dropped(),
         Nanos::from_millis(3_600_000 - 250)
     );
 }

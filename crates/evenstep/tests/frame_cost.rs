@@ -20,7 +20,7 @@ fn the_cheapest_the_costliest_and_the_sum_of_every_pump_are_kept() {
     game_loop.on_update(move |(), _| work.advance(Duration::from_millis(2)));
     let work = clock.clone();
     game_loop.on_render(move |(), _| work.advance(Duration::from_millis(1)));
-    assert_eq!(game_loop.stats().best_frame, Nanos::ZERO);
+    assert_eq!(game_loop.stats().best_frame(), Nanos::ZERO);
     game_loop.start();
 
     clock.advance(Duration::from_millis(20)); // one step and a render: 3 ms
@@ -30,15 +30,15 @@ fn the_cheapest_the_costliest_and_the_sum_of_every_pump_are_kept() {
     let _ = game_loop.pump(&mut (), PumpKind::Tick); // nothing due: 0 ms
 
     let stats = game_loop.stats();
-    assert_eq!(stats.pumps, 3);
-    assert_eq!(stats.best_frame, Nanos::ZERO);
-    assert_eq!(stats.worst_frame, Nanos::from_millis(5));
-    assert_eq!(stats.frame_cost_total, Nanos::from_millis(8));
+    assert_eq!(stats.pumps(), 3);
+    assert_eq!(stats.best_frame(), Nanos::ZERO);
+    assert_eq!(stats.worst_frame(), Nanos::from_millis(5));
+    assert_eq!(stats.frame_cost_total(), Nanos::from_millis(8));
 
     game_loop.reset_stats();
     let stats = game_loop.stats();
     assert_eq!(
-        (stats.best_frame, stats.frame_cost_total),
+        (stats.best_frame(), stats.frame_cost_total()),
         (Nanos::ZERO, Nanos::ZERO)
     );
 }

@@ -78,11 +78,11 @@ fn paints_at_the_same_or_an_earlier_time_are_not_gaps() {
     clock.set(Timestamp::from_nanos(22_000_000));
     let _ = game_loop.pump(&mut (), PumpKind::Paint); // 17 ms after the step back
     let stats = game_loop.stats();
-    assert_eq!(stats.gaps, 2);
-    assert_eq!(stats.paints, 5);
-    assert_eq!(stats.cadence, Nanos::from_millis(16));
-    assert_eq!(stats.gap_p50, Nanos::from_millis(16));
-    assert_eq!(stats.worst_gap, Nanos::from_millis(17));
+    assert_eq!(stats.gaps(), 2);
+    assert_eq!(stats.paints(), 5);
+    assert_eq!(stats.cadence(), Nanos::from_millis(16));
+    assert_eq!(stats.gap_p50(), Nanos::from_millis(16));
+    assert_eq!(stats.worst_gap(), Nanos::from_millis(17));
 }
 
 #[test]
@@ -97,9 +97,9 @@ fn the_cost_averages_saturate_at_a_saturated_clock_instead_of_wrapping() {
         clock.set(Timestamp::ZERO);
         let _ = game_loop.pump(&mut (), PumpKind::Paint);
         let stats = game_loop.stats();
-        assert_eq!(stats.frame_cost, Nanos::MAX);
-        assert_eq!(stats.render_cost, Nanos::MAX);
-        assert_eq!(stats.worst_frame, Nanos::MAX);
+        assert_eq!(stats.frame_cost(), Nanos::MAX);
+        assert_eq!(stats.render_cost(), Nanos::MAX);
+        assert_eq!(stats.worst_frame(), Nanos::MAX);
     }
 }
 

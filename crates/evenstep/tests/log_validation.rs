@@ -1,7 +1,9 @@
 //! Loading an input log trusts nothing in it: the format version, unknown
-//! fields, the tick count, events past the end, checkpoints off the grid and
-//! bytes after the log are each refused with a message saying what is wrong,
-//! and a replay that compared no checkpoint is not green.
+//! fields, the tick count, events past the last tick a log holds,
+//! checkpoints off the grid and bytes after the log are each refused with a
+//! message saying what is wrong, the same message from every loader; events
+//! recorded for ticks not yet ended are kept; and a replay that compared no
+//! checkpoint is not green.
 #![cfg(all(feature = "json", feature = "postcard"))]
 
 use std::num::NonZeroU64;
@@ -39,7 +41,7 @@ fn six_ticks() -> InputLog<Add> {
             x += tick;
         }
         x = x.wrapping_mul(3);
-        log.end_tick(tick, hash(&x));
+        log.end_tick(tick, hash(&x)).unwrap();
     }
     log
 }
@@ -82,7 +84,7 @@ fn a_replay_that_compared_no_checkpoint_is_not_green() {
     assert!(!report.is_green(), "nothing was compared");
 
     let mut short = InputLog::<Add>::new(Timestep::HZ_60, NonZeroU64::new(60).unwrap());
-    short.end_tick(0, 5);
+    short.end_tick(0, 5).unwrap();
     let report = replay(&mut short, Timestep::HZ_60, &mut 1, update, hash).unwrap();
     assert_eq!((report.ticks, report.checkpoints), (1, 0));
     assert!(!report.is_green());
@@ -105,12 +107,26 @@ fn unknown_fields_are_refused() {
 }
 
 #[test]
-fn events_past_the_last_tick_are_refused() {
-    let message = json_error(&saved().replace("[4,4]", "[6,4]"));
-    assert!(message.contains("tick 6"), "{message}");
-    assert!(message.contains("6 ticks"), "{message}");
+fn events_past_the_last_tick_any_log_holds_are_refused() {
+    let message = json_error(&saved().replace("[4,4]", "[4294967296,4]"));
+    assert!(message.contains("tick 4294967296"), "{message}");
+    assert!(message.contains("ticks 0 to 4294967295"), "{message}");
 }
 
+#[test]
+fn events_for_ticks_not_yet_ended_are_kept_and_not_replayed() {
+    // Saved between recording a tick's input and ending it.
+    let json = saved().replace("[4,4]]", "[4,4],[6,6],[9,9]]");
+    let mut log = InputLog::<Add>::from_json(&json, Timestep::HZ_60).unwrap();
+    assert_eq!(log.ticks(), 6);
+    assert_eq!(log.events_at(6), [(6, Add(6))]);
+    let report = replay(&mut log, Timestep::HZ_60, &mut 1, update, hash).unwrap();
+    assert!(
+        report.is_green(),
+        "the events after the last tick change nothing"
+    );
+    assert_eq!(report.ticks, 6);
+}
 #[test]
 fn checkpoints_off_the_grid_or_past_the_last_tick_are_refused() {
     let log = six_ticks();
@@ -126,6 +142,61 @@ fn checkpoints_off_the_grid_or_past_the_last_tick_are_refused() {
         &format!("[{last},{last_hash}],[7,{last_hash}]"),
     ));
     assert!(message.contains("tick 7"), "{message}");
+}
+
+/// The file form, field for field, to write broken files in postcard.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct RawFile {
+    version: u32,
+    units_per_step: u64,
+    units_per_nanosecond: u64,
+    checkpoint_every: u64,
+    ticks: u64,
+    events: Vec<(u64, Add)>,
+    checkpoints: Vec<(u64, u64)>,
+}
+
+/// A way to break a file, and words the refusal must contain.
+type Breakage = (&'static str, fn(&mut RawFile));
+
+fn postcard_error(bytes: &[u8]) -> String {
+    match InputLog::<Add>::from_postcard(bytes, Timestep::HZ_60) {
+        Ok(log) => panic!("loaded {log:?}"),
+        Err(LoadError::Format(message)) => message,
+        Err(other) => panic!("{other}"),
+    }
+}
+
+#[test]
+fn postcard_names_each_refusal_in_the_words_json_uses() {
+    let broken: [Breakage; 8] = [
+        ("version 99", |f| f.version = 99),
+        ("timestep is invalid", |f| f.units_per_nanosecond = 0),
+        ("every 0 ticks", |f| f.checkpoint_every = 0),
+        ("18446744073709551615 ticks", |f| f.ticks = u64::MAX),
+        ("not in tick order", |f| f.events.reverse()),
+        ("tick 4294967296", |f| {
+            f.events.push((InputLog::<Add>::MAX_TICKS, Add(0)));
+        }),
+        ("a checkpoint is at tick 2", |f| f.checkpoints[1].0 = 2),
+        ("a checkpoint is at tick 7", |f| f.checkpoints.push((7, 0))),
+    ];
+    for (words, breaks) in broken {
+        let mut file: RawFile = serde_json::from_str(&saved()).unwrap();
+        breaks(&mut file);
+        let from_json = json_error(&serde_json::to_string(&file).unwrap());
+        let from_postcard = postcard_error(&postcard::to_allocvec(&file).unwrap());
+        assert!(from_json.contains(words), "{words}: {from_json}");
+        assert_eq!(from_postcard, from_json, "{words}");
+        // And `load`, through either format's deserializer.
+        let bytes = postcard::to_allocvec(&file).unwrap();
+        let through_load = InputLog::<Add>::load(
+            &mut postcard::Deserializer::from_bytes(&bytes),
+            Timestep::HZ_60,
+        )
+        .unwrap_err();
+        assert_eq!(through_load, LoadError::Format(from_json), "{words}");
+    }
 }
 
 #[test]

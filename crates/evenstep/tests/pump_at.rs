@@ -116,9 +116,9 @@ fn the_costs_of_a_stamped_pump_are_timed_on_the_clock() {
     let _ = game_loop.pump_at(&mut steps, PumpKind::Paint, ms(20));
     let stats = game_loop.stats();
     assert_eq!(steps, 1);
-    assert_eq!(stats.update_cost, Nanos::from_millis(2));
-    assert_eq!(stats.render_cost, Nanos::from_millis(1));
-    assert_eq!(stats.frame_cost, Nanos::from_millis(3));
+    assert_eq!(stats.update_cost(), Nanos::from_millis(2));
+    assert_eq!(stats.render_cost(), Nanos::from_millis(1));
+    assert_eq!(stats.frame_cost(), Nanos::from_millis(3));
 }
 
 #[test]
@@ -131,8 +131,8 @@ fn paint_gaps_follow_the_supplied_stamps() {
         let _ = game_loop.pump_at(&mut steps, PumpKind::Paint, ms(at));
     }
     let stats = game_loop.stats();
-    assert_eq!(stats.worst_gap, Nanos::from_millis(33));
-    assert_eq!(stats.cadence, Nanos::from_millis(17));
+    assert_eq!(stats.worst_gap(), Nanos::from_millis(33));
+    assert_eq!(stats.cadence(), Nanos::from_millis(17));
 }
 
 #[test]

@@ -147,5 +147,5 @@ fn a_stall_calls_the_hook_after_jobs_and_before_the_steps() {
         5
     );
     assert_eq!(events.last().map(String::as_str), Some("render Y 25000000"));
-    assert_eq!(game_loop.stats().dropped, Nanos::from_nanos(116_666_666));
+    assert_eq!(game_loop.stats().dropped(), Nanos::from_nanos(116_666_666));
 }

@@ -114,7 +114,7 @@ fn record(
         }
         rules(&mut game.world, step);
         let world = &game.world;
-        game.log.end_tick_with(step.tick(), || hash(world));
+        game.log.end_tick_with(step.tick(), || hash(world)).unwrap();
     });
     let mut game = Game {
         world: World::default(),
@@ -353,18 +353,36 @@ fn loading_a_log_recorded_at_another_timestep_is_refused_with_a_clear_error() {
 }
 
 #[test]
-fn the_last_possible_tick_neither_overflows_nor_checkpoints() {
-    use evenstep::ReplaySource;
+fn the_last_tick_a_log_holds_ends_and_checkpoints_and_a_later_one_is_refused() {
+    use evenstep::{RecordError, ReplaySource};
+    let last = InputLog::<Kick>::MAX_TICKS - 1;
     let mut log = InputLog::<Kick>::new(Timestep::HZ_60, NonZeroU64::new(1).unwrap());
-    log.end_tick(u64::MAX, 7);
-    assert!(log.checkpoints().is_empty());
+    log.end_tick(last, 7).unwrap();
+    assert_eq!(log.ticks(), InputLog::<Kick>::MAX_TICKS);
+    assert_eq!(log.checkpoints(), [(last, 7)]);
+    for tick in [last + 1, u64::MAX] {
+        let refused = log.end_tick(tick, 8).unwrap_err();
+        assert_eq!(refused, RecordError::PastTickLimit { tick });
+        assert_eq!(
+            refused.to_string(),
+            format!(
+                "tick {tick} is past the end of a log, which holds ticks 0 to 4294967295; \
+                 record a longer session as several logs"
+            )
+        );
+        assert_eq!(
+            log.end_tick_with(tick, || unreachable!("no hash for a refused tick")),
+            Err(refused)
+        );
+    }
+    assert_eq!(log.ticks(), InputLog::<Kick>::MAX_TICKS);
     assert_eq!(
         <InputLog<Kick> as ReplaySource<World>>::checkpoint(&log, u64::MAX),
         None
     );
     // Ending a tick twice records one checkpoint.
     let mut log = InputLog::<Kick>::new(Timestep::HZ_60, NonZeroU64::new(1).unwrap());
-    log.end_tick(0, 1);
-    log.end_tick(0, 2);
+    log.end_tick(0, 1).unwrap();
+    log.end_tick(0, 2).unwrap();
     assert_eq!(log.checkpoints(), [(0, 1)]);
 }

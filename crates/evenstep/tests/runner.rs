@@ -229,3 +229,30 @@ fn a_stop_from_another_thread_ends_a_run_on_a_spawned_runner() {
     assert_eq!(steps, report.steps);
     assert!(!running);
 }
+
+#[test]
+fn dropped_steps_past_what_a_u64_counts_saturate_as_the_statistics_do() {
+    // A 1 GHz step at the fastest speed, and a sleeper that oversleeps two
+    // days: each wake-up drops about 1.1 · 10¹⁹ steps, and two of them
+    // drop more than a `u64` counts.
+    let clock = ManualClock::new();
+    let mut server = Loop::<Server>::builder()
+        .clock(clock.clone())
+        .timestep(Timestep::from_hz(1_000_000_000).unwrap())
+        .speed(evenstep::Speed::MAX)
+        .build()
+        .unwrap();
+    server.on_update(|server, _| server.steps += 1);
+    let two_days = Duration::from_secs(2 * 86_400);
+    let mut runner = runner(&clock, two_days);
+    stop_at(&mut server, runner.stop_handle(), 3 * two_days / 2);
+    let mut state = Server::default();
+    let report = runner.run(&mut server, &mut state);
+    assert_eq!(report.pumps, 2);
+    assert_eq!(report.dropped_steps, u64::MAX);
+    assert_eq!(server.stats().dropped_steps(), u64::MAX);
+    // The budget, five steps scaled by the speed, on each of the two pumps.
+    assert_eq!(report.steps, 2 * 5 * 65_535);
+    assert_eq!(state.steps, report.steps);
+    assert_eq!(report.lateness.steps, report.steps);
+}

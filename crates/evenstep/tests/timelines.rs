@@ -1,7 +1,8 @@
 //! Timelines: coalescing with `repeats`, due-then-registration order,
 //! scheduling and cancelling from inside callbacks, zero durations refused,
 //! the loop's real timeline running while paused and hidden and the sim
-//! timeline following the clamped steps, and scale.
+//! timeline following the clamped steps, scale, and a timeline that reads
+//! right as soon as a panicking callback's panic leaves the advance.
 
 use std::time::Duration;
 
@@ -291,7 +292,7 @@ fn a_repeating_timer_at_the_end_of_time_fires_once_more_and_is_disarmed() {
 }
 
 #[test]
-fn a_standalone_timeline_repairs_itself_at_the_next_advance_after_a_panic() {
+fn a_standalone_timeline_is_repaired_as_a_panic_leaves_its_advance() {
     let mut timeline = Timeline::<Vec<&str>>::new();
     timeline
         .after(Duration::from_millis(10), |_, _| panic!("a timer panics"))
@@ -342,4 +343,49 @@ fn a_handle_only_ever_acts_on_the_timeline_that_made_it() {
     assert_ne!(handle, other, "equal slots, different timelines");
     assert!(!second.cancel(handle));
     assert_eq!((first.len(), second.len()), (1, 1));
+}
+
+#[test]
+fn a_repeating_timer_whose_callback_panicked_reads_disarmed_at_once() {
+    let mut timeline = Timeline::<u32>::new();
+    let panics = timeline
+        .every(ms(10), |_, _| panic!("a repeating timer panics"))
+        .unwrap();
+    let later = timeline.every(ms(25), |n, _| *n += 1).unwrap();
+    let mut n = 0;
+    let advance = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        timeline.advance(&mut n, ms(10));
+    }));
+    assert!(advance.is_err());
+    // Read before any further advance: the panicking timer is gone.
+    assert!(!timeline.is_armed(panics));
+    assert!(!timeline.cancel(panics), "nothing left to cancel");
+    assert!(timeline.is_armed(later));
+    assert_eq!(timeline.len(), 1);
+    assert_eq!(timeline.next_due(), Some(Nanos::from_millis(25)));
+    timeline.advance(&mut n, ms(15));
+    assert_eq!(n, 1);
+    assert_eq!(timeline.next_due(), Some(Nanos::from_millis(50)));
+}
+
+#[test]
+fn timers_armed_by_a_callback_before_it_panicked_are_due_at_once() {
+    let mut timeline = Timeline::<Vec<&str>>::new();
+    timeline
+        .after(ms(10), |_, fire| {
+            fire.after(ms(5), |log: &mut Vec<&str>, _| log.push("armed"))
+                .unwrap();
+            panic!("a one-shot panics after arming another");
+        })
+        .unwrap();
+    let mut log = Vec::new();
+    let advance = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        timeline.advance(&mut log, ms(10));
+    }));
+    assert!(advance.is_err());
+    assert_eq!(timeline.len(), 1);
+    assert_eq!(timeline.next_due(), Some(Nanos::from_millis(15)));
+    timeline.advance(&mut log, ms(5));
+    assert_eq!(log, ["armed"]);
+    assert!(timeline.is_empty());
 }

@@ -1,8 +1,9 @@
 //! Tweens on the fixed step: the last update is exactly the target, then the
 //! completion runs exactly once; a slot displaces its incumbent without its
 //! completion; cancel stops a tween cold; progress counts steps, so a tween
-//! lands on the same tick with the same values at any frame rate; and the
-//! driver steps them from an update subscriber.
+//! lands on the same tick with the same values at any frame rate; the
+//! completions a panicking completion leaves run once each, in order, at the
+//! next step; and the driver steps them from an update subscriber.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -251,5 +252,49 @@ fn a_tween_that_ends_leaves_the_others_running_in_start_order() {
         [
             "a 1", "b 3", "c 1", "b done", "a 2", "c 2", "a 3", "c 3", "a done", "c done"
         ]
+    );
+}
+
+#[test]
+fn completions_left_by_a_panicking_completion_run_once_in_order_at_the_next_step() {
+    let mut tweens = Tweens::<Panel, f64>::new(Timestep::HZ_60);
+    for (name, panics) in [
+        ("first", false),
+        ("second", true),
+        ("third", false),
+        ("fourth", false),
+    ] {
+        tweens.start(
+            Tween::new(0.0, 1.0, ms(50), record).on_complete(move |p: &mut Panel| {
+                p.completions.push(name);
+                assert!(!panics, "the {name} completion panics");
+            }),
+        );
+    }
+    let mut panel = Panel::default();
+    for _ in 0..2 {
+        tweens.step(&mut panel);
+    }
+    let ending = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        tweens.step(&mut panel);
+    }));
+    assert!(ending.is_err());
+    assert_eq!(panel.completions, ["first", "second"]);
+    assert!(tweens.is_empty(), "every tween had its last update");
+    assert_eq!(panel.values.len(), 12);
+
+    // A tween started meanwhile updates after the completions still due.
+    tweens.start(Tween::new(0.0, 1.0, ms(1_000), |p: &mut Panel, _| {
+        p.completions.push("update");
+    }));
+    tweens.step(&mut panel);
+    assert_eq!(
+        panel.completions,
+        ["first", "second", "third", "fourth", "update"]
+    );
+    tweens.step(&mut panel);
+    assert_eq!(
+        panel.completions,
+        ["first", "second", "third", "fourth", "update", "update"]
     );
 }
