@@ -663,7 +663,10 @@ fn a_frame_at_the_instant_of_the_one_before_leaves_snapping_as_it_stood() {
     // stamped again at the last frame's instant (a host that paints twice
     // on one clock reading). It brings no time and says nothing of the
     // display: no step, no phase shift, and the next frame snaps as before.
-    for pacing in [Pacing::LOCKED, Pacing::snapped(Duration::from_millis(2)).unwrap()] {
+    for pacing in [
+        Pacing::LOCKED,
+        Pacing::snapped(Duration::from_millis(2)).unwrap(),
+    ] {
         let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO)
             .with_pacing(pacing);
         let at = |k: u64| Timestamp::from_nanos(k * 16_666_667 + k % 3 * 300_000);
@@ -673,14 +676,25 @@ fn a_frame_at_the_instant_of_the_one_before_leaves_snapping_as_it_stood() {
         let (bank, shift) = (frames.remainder_units(), frames.phase_shift_units());
         let again = frames.begin_frame(at(120));
         assert_eq!(
-            (again.steps_run(), again.phase_shift_units(), again.snapped()),
+            (
+                again.steps_run(),
+                again.phase_shift_units(),
+                again.snapped()
+            ),
             (0, 0, false),
             "{pacing:?}"
         );
-        assert_eq!((frames.remainder_units(), frames.phase_shift_units()), (bank, shift));
+        assert_eq!(
+            (frames.remainder_units(), frames.phase_shift_units()),
+            (bank, shift)
+        );
         for k in 121..=180 {
             let plan = frames.begin_frame(at(k));
-            assert_eq!((plan.steps_run(), plan.snapped()), (1, true), "{pacing:?}, frame {k}");
+            assert_eq!(
+                (plan.steps_run(), plan.snapped()),
+                (1, true),
+                "{pacing:?}, frame {k}"
+            );
         }
         // Only the display's own rate error: each 16,666,667 ns frame is a
         // unit (a third of a nanosecond) longer than the step it banks.
