@@ -106,12 +106,20 @@ fn a_csv_capture_is_plotted() {
 fn the_help_lists_every_profile_of_the_default_suite() {
     let output = lab(&["--help"]);
     assert!(output.status.success());
-    let help = String::from_utf8_lossy(&output.stdout);
+    // The help is wrapped to the terminal's width (or clap's default):
+    // compare its words, not its line breaks.
+    let help = String::from_utf8_lossy(&output.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     let suite = default_suite();
     assert_eq!(suite.len(), 17);
     assert!(help.contains("Default suite (17 profiles"), "{help}");
     for (number, profile) in (1..).zip(&suite) {
-        let entry = format!("{number}. {}", profile.name());
+        let entry = format!("{number}. {}", profile.name())
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
         assert!(help.contains(&entry), "{entry} is not in the help:\n{help}");
     }
 }
