@@ -28,8 +28,8 @@ mod mint;
 /// between two fixed steps the angle is small, and nlerp's slightly uneven
 /// speed across it does not show. glam's types have an inherent `lerp` of
 /// their own, which method-call syntax finds first: call this one as
-/// `Lerp::lerp(&a, &b, t)` ([`Interpolated`] and [`Tweens`](crate::Tweens)
-/// do).
+/// `Lerp::lerp(&a, &b, t)` ([`Interpolated`] and
+/// [`Tweens`](crate::tween::Tweens) do).
 ///
 /// # Examples
 ///

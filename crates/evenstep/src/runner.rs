@@ -14,6 +14,7 @@
 //! microseconds, exactly.
 
 use std::fmt;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle, Thread};
@@ -21,8 +22,10 @@ use std::time::Duration;
 
 use evenstep_core::{FramePlan, Nanos, Speed, Timestamp, Timestep};
 
-use crate::stats::GapHistogram;
-use crate::{Clock, Loop, ManualClock, PumpKind, process_cpu_time};
+use crate::clock::{Clock, ManualClock};
+use crate::cpu::process_cpu_time;
+use crate::driver::{Loop, PumpKind, PumpReport};
+use crate::stats::LogHistogram;
 
 /// How a runner waits for a deadline on a clock.
 ///
@@ -43,8 +46,8 @@ pub trait Sleep {
 /// The margin trades CPU for punctuality: the spin costs about one margin of
 /// CPU per wake-up, and an OS sleep that oversleeps by more than the margin
 /// makes the wake-up late. The default, 250 µs, covers Linux's default timer
-/// slack (50 µs) and a lightly loaded scheduler, at about 1.5% of a core for
-/// 60 wake-ups a second (see `bench/README.md`, "The headless runner").
+/// slack (50 µs) and a lightly loaded scheduler; `bench/README.md` ("The
+/// headless runner") measures what it costs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PreciseSleep {
     margin: Duration,
@@ -226,7 +229,8 @@ pub struct RunReport {
     /// Fixed steps that ran (saturating).
     pub steps: u64,
     /// Steps the budget dropped (a stall longer than the budget); saturates
-    /// at `u64::MAX`, as [`LoopStats::dropped_steps`](crate::LoopStats::dropped_steps)
+    /// at `u64::MAX`, as
+    /// [`LoopStats::dropped_steps`](crate::stats::LoopStats::dropped_steps)
     /// does.
     pub dropped_steps: u64,
     /// Time on the loop's clock from the start of the run to its end.
@@ -242,6 +246,28 @@ pub struct RunReport {
 }
 
 impl RunReport {
+    /// A run that has done nothing yet.
+    fn empty() -> RunReport {
+        RunReport {
+            pumps: 0,
+            steps: 0,
+            dropped_steps: 0,
+            wall: Duration::ZERO,
+            cpu: None,
+            lateness: Lateness::default(),
+            stopped_by_handle: false,
+        }
+    }
+
+    /// Counts one pump of the run. Every count saturates, as the loop's
+    /// statistics do: a stall of days at a fine step and a high speed drops
+    /// more steps than a `u64` counts.
+    fn count(&mut self, pump: &PumpReport) {
+        self.pumps = self.pumps.saturating_add(1);
+        self.steps = self.steps.saturating_add(pump.steps);
+        self.dropped_steps = self.dropped_steps.saturating_add(pump.plan.steps_dropped());
+    }
+
     /// CPU time per second of wall time: 0.015 is 1.5% of one core.
     pub fn cpu_share(&self) -> Option<f64> {
         let wall = self.wall.as_secs_f64();
@@ -291,7 +317,7 @@ pub struct Runner<Z = PreciseSleep> {
     sleeper: Z,
     stop: StopHandle,
     idle_wake: Nanos,
-    lateness: Box<GapHistogram>,
+    lateness: Box<LogHistogram>,
     latest: Nanos,
 }
 
@@ -330,7 +356,7 @@ impl<Z> Runner<Z> {
             sleeper,
             stop: StopHandle::default(),
             idle_wake: Nanos::from_duration(Runner::DEFAULT_IDLE_WAKE),
-            lateness: Box::new(GapHistogram::new()),
+            lateness: Box::new(LogHistogram::new()),
             latest: Nanos::ZERO,
         }
     }
@@ -375,18 +401,8 @@ impl<Z: Sleep> Runner<Z> {
     pub fn run<S>(&mut self, game_loop: &mut Loop<S>, state: &mut S) -> RunReport {
         self.lateness.clear();
         self.latest = Nanos::ZERO;
-        let mut report = RunReport {
-            pumps: 0,
-            steps: 0,
-            dropped_steps: 0,
-            wall: Duration::ZERO,
-            cpu: None,
-            lateness: Lateness::default(),
-            stopped_by_handle: false,
-        };
-        if self.stop.take() {
-            game_loop.stop();
-            report.stopped_by_handle = true;
+        let mut report = RunReport::empty();
+        if self.stopped_by_handle(game_loop, &mut report) {
             return report;
         }
         self.stop.set_sleeper(Some(thread::current()));
@@ -394,38 +410,7 @@ impl<Z: Sleep> Runner<Z> {
         let wall_start = game_loop.clock().now();
         game_loop.start();
         while game_loop.is_running() {
-            let step_due = game_loop.next_step_due();
-            let deadline = game_loop
-                .next_due()
-                .unwrap_or_else(|| game_loop.clock().now().saturating_add(self.idle_wake));
-            self.sleeper
-                .sleep_until(game_loop.clock(), deadline, &self.stop);
-            if self.stop.take() {
-                game_loop.stop();
-                report.stopped_by_handle = true;
-                break;
-            }
-            if game_loop.clock().now() < deadline {
-                // Woken early: nothing new is due yet.
-                continue;
-            }
-            let Some(pump) = game_loop.pump(state, PumpKind::Tick).report() else {
-                break;
-            };
-            // Every count saturates, as the loop's statistics do: a stall of
-            // days at a fine step and a high speed drops more steps than a
-            // `u64` counts.
-            report.pumps = report.pumps.saturating_add(1);
-            report.steps = report.steps.saturating_add(pump.steps);
-            report.dropped_steps = report
-                .dropped_steps
-                .saturating_add(pump.plan.steps_dropped());
-            if let Some(due) = step_due {
-                self.record_lateness(pump.now, due, &pump.plan, pump.steps);
-            }
-            if self.stop.take() {
-                game_loop.stop();
-                report.stopped_by_handle = true;
+            if self.round(game_loop, state, &mut report).is_break() {
                 break;
             }
         }
@@ -440,6 +425,51 @@ impl<Z: Sleep> Runner<Z> {
             .map(|(start, end)| end.saturating_sub(start));
         report.lateness = self.lateness();
         report
+    }
+
+    /// One round of a run: sleeps until what is due next, then pumps a
+    /// [`PumpKind::Tick`] and counts it. Breaks when the run ends.
+    fn round<S>(
+        &mut self,
+        game_loop: &mut Loop<S>,
+        state: &mut S,
+        report: &mut RunReport,
+    ) -> ControlFlow<()> {
+        let step_due = game_loop.next_step_due();
+        let deadline = game_loop
+            .next_due()
+            .unwrap_or_else(|| game_loop.clock().now().saturating_add(self.idle_wake));
+        self.sleeper
+            .sleep_until(game_loop.clock(), deadline, &self.stop);
+        if self.stopped_by_handle(game_loop, report) {
+            return ControlFlow::Break(());
+        }
+        if game_loop.clock().now() < deadline {
+            // Woken early: nothing new is due yet.
+            return ControlFlow::Continue(());
+        }
+        let Some(pump) = game_loop.pump(state, PumpKind::Tick).report() else {
+            return ControlFlow::Break(());
+        };
+        report.count(&pump);
+        if let Some(due) = step_due {
+            self.record_lateness(pump.now, due, &pump.plan, pump.steps);
+        }
+        if self.stopped_by_handle(game_loop, report) {
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Whether a stop was asked for through the handle; if so, takes it,
+    /// stops the loop and says so in `report`.
+    fn stopped_by_handle<S>(&self, game_loop: &mut Loop<S>, report: &mut RunReport) -> bool {
+        if !self.stop.take() {
+            return false;
+        }
+        game_loop.stop();
+        report.stopped_by_handle = true;
+        true
     }
 
     /// Records the lateness of the steps a pump at `now` ran from elapsed

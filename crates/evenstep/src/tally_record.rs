@@ -2,8 +2,9 @@
 //! [`FrameStatsRecord`], a plain copy of the core's [`FrameStats`] and its
 //! digest. The core crate has no dependencies, serde included, and every
 //! consumer gets the same core, so the tally's serde form lives here, in a
-//! mirror, beside the measured statistics ([`LoopStats`](crate::LoopStats))
-//! that already have one: seed 001 gives both halves a JSON form.
+//! mirror, beside the measured statistics
+//! ([`LoopStats`](crate::stats::LoopStats)) that already have one, so both
+//! halves of the statistics have a serde form.
 
 use evenstep_core::FrameStats;
 

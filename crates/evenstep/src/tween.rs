@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use evenstep_core::{Nanos, Timestep};
 
-use crate::{Ease, Lerp};
+use crate::ease::Ease;
+use crate::lerp::Lerp;
 
 type OnUpdate<C, T> = Box<dyn FnMut(&mut C, T)>;
 type OnComplete<C> = Box<dyn FnOnce(&mut C)>;
