@@ -19,6 +19,10 @@
 //! - **Scale.** Timers sit in a binary heap keyed by due time: an advance in
 //!   which nothing is due costs one comparison, however many are armed.
 
+mod advance;
+mod entries;
+mod fire;
+
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fmt;
@@ -27,9 +31,9 @@ use std::time::Duration;
 
 use evenstep_core::Nanos;
 
-/// A timer callback: the game state, and the firing (repeats, and a handle on
-/// the timeline to schedule or cancel from inside).
-type Callback<S> = Box<dyn FnMut(&mut S, &mut Fire<'_, S>)>;
+use crate::timeline::entries::{Entry, Slot};
+
+pub use crate::timeline::fire::Fire;
 
 /// Names one armed timer, to cancel it. Dropping a handle does not cancel its
 /// timer. A handle only ever acts on the timeline that made it: given to
@@ -45,29 +49,6 @@ pub struct TimerHandle {
 /// timeline can never match a slot of another (the loop's `real` and `sim`
 /// hand out identical slot numbers).
 static NEXT_TIMELINE_ID: AtomicU64 = AtomicU64::new(0);
-
-/// A heap entry: ordered by due time, then registration sequence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Entry {
-    due: Nanos,
-    seq: u64,
-    slot: u32,
-    generation: u32,
-}
-
-struct Timer<S> {
-    /// `None` for a one-shot.
-    period: Option<Nanos>,
-    seq: u64,
-    due: Nanos,
-    /// Taken out while the callback runs.
-    callback: Option<Callback<S>>,
-}
-
-struct Slot<S> {
-    generation: u32,
-    timer: Option<Timer<S>>,
-}
 
 /// A set of timers on one clock, advanced by its owner.
 ///
@@ -279,184 +260,6 @@ impl<S> Timeline<S> {
             self.fire_due(state, to);
         }
     }
-
-    /// Fires every timer due at or before `to`, in order.
-    fn fire_due(&mut self, state: &mut S, to: Nanos) {
-        self.advancing = true;
-        // Repairs the timeline if a callback panics, as the panic leaves.
-        let timeline = RepairOnUnwind(self);
-        while let Some(&Reverse(entry)) = timeline.0.heap.peek() {
-            if entry.due > to {
-                break;
-            }
-            timeline.0.heap.pop();
-            if !timeline.0.is_current(&entry) {
-                timeline.0.stale = timeline.0.stale.saturating_sub(1);
-                continue;
-            }
-            timeline.0.fire(state, entry);
-        }
-        // Finished: the guard's repair, run on drop, finds nothing to do.
-        timeline.0.advancing = false;
-        timeline
-            .0
-            .heap
-            .extend(timeline.0.incoming.drain(..).map(Reverse));
-        // Callbacks may have cancelled timers while compaction had to wait.
-        timeline.0.compact_if_stale();
-    }
-
-    /// Repairs the timeline after a timer's callback panicked: timers armed
-    /// during that advance join the heap, and the timer whose callback was
-    /// lost with the panic is disarmed. A no-op unless an advance was cut
-    /// short. Run as the panic unwinds out of the advance, so the timeline
-    /// never reads as it was mid-advance; the loop calls it again when it
-    /// recovers from a panicking pump, which finds nothing left to do.
-    pub(crate) fn recover(&mut self) {
-        if !std::mem::take(&mut self.advancing) {
-            return;
-        }
-        self.heap.extend(self.incoming.drain(..).map(Reverse));
-        for (index, slot) in self.slots.iter_mut().enumerate() {
-            if slot.timer.as_ref().is_some_and(|t| t.callback.is_none()) {
-                slot.timer = None;
-                slot.generation = slot.generation.wrapping_add(1);
-                // Slots are numbered in u32 when armed.
-                self.free.push(index as u32);
-                self.armed -= 1;
-                // A repeating timer was re-armed before its call.
-                self.stale += 1;
-            }
-        }
-        self.compact_if_stale();
-    }
-
-    /// Runs one due timer: re-arms it first (so its callback can cancel it),
-    /// then calls it with the number of periods it covers.
-    fn fire(&mut self, state: &mut S, entry: Entry) {
-        let now = self.now;
-        let slot = &mut self.slots[entry.slot as usize];
-        let Some(timer) = slot.timer.as_mut() else {
-            return;
-        };
-        let Some(mut callback) = timer.callback.take() else {
-            return;
-        };
-        let repeats;
-        let next_due = timer.period.map(|period| {
-            // Every period boundary in (due - period, now] is covered.
-            let covered = (now - entry.due).as_nanos() / period.as_nanos();
-            (covered + 1, entry.due + period.saturating_mul(covered + 1))
-        });
-        if let Some((covered, due)) = next_due
-            && due > now
-        {
-            repeats = covered;
-            timer.due = due;
-            self.heap.push(Reverse(Entry { due, ..entry }));
-        } else {
-            // A one-shot, or a repeating timer whose next due time would be
-            // past the end of time (it saturated): this is its last call.
-            repeats = next_due.map_or(1, |(covered, _)| covered);
-            slot.timer = None;
-            slot.generation = slot.generation.wrapping_add(1);
-            self.free.push(entry.slot);
-            self.armed -= 1;
-        }
-        let handle = TimerHandle {
-            timeline: self.id,
-            slot: entry.slot,
-            generation: entry.generation,
-        };
-        let mut fire = Fire {
-            timeline: self,
-            repeats,
-            due: entry.due,
-            handle,
-        };
-        callback(state, &mut fire);
-        // Put the callback back unless the timer was cancelled (or was a
-        // one-shot) meanwhile.
-        if let Some(slot) = self.slots.get_mut(entry.slot as usize)
-            && slot.generation == entry.generation
-            && let Some(timer) = slot.timer.as_mut()
-        {
-            timer.callback = Some(callback);
-        }
-    }
-
-    fn arm(&mut self, period: Option<Nanos>, delay: Nanos, callback: Callback<S>) -> TimerHandle {
-        let due = self.now + delay;
-        let seq = self.next_seq;
-        self.next_seq += 1;
-        let timer = Timer {
-            period,
-            seq,
-            due,
-            callback: Some(callback),
-        };
-        let slot = if let Some(index) = self.free.pop() {
-            self.slots[index as usize].timer = Some(timer);
-            index
-        } else {
-            self.slots.push(Slot {
-                generation: 0,
-                timer: Some(timer),
-            });
-            (self.slots.len() - 1) as u32
-        };
-        let generation = self.slots[slot as usize].generation;
-        let entry = Entry {
-            due,
-            seq,
-            slot,
-            generation,
-        };
-        if self.advancing {
-            self.incoming.push(entry);
-        } else {
-            self.heap.push(Reverse(entry));
-        }
-        self.armed += 1;
-        TimerHandle {
-            timeline: self.id,
-            slot,
-            generation,
-        }
-    }
-
-    fn is_current(&self, entry: &Entry) -> bool {
-        self.slots.get(entry.slot as usize).is_some_and(|slot| {
-            slot.generation == entry.generation
-                && slot
-                    .timer
-                    .as_ref()
-                    .is_some_and(|t| t.due == entry.due && t.seq == entry.seq)
-        })
-    }
-
-    /// Drops cancelled entries from the heap once they outnumber live ones,
-    /// so cancel-heavy use does not grow the heap without bound.
-    fn compact_if_stale(&mut self) {
-        if self.advancing || self.stale <= 64 || self.stale <= self.armed {
-            return;
-        }
-        let mut entries = std::mem::take(&mut self.heap).into_vec();
-        entries.retain(|Reverse(e)| self.is_current(e));
-        self.heap = BinaryHeap::from(entries);
-        self.stale = 0;
-    }
-}
-
-/// Repairs a timeline whose advance a panicking callback cut short, when
-/// the panic unwinds through [`Timeline::fire_due`]; on an advance that
-/// finished, [`Timeline::recover`] is a no-op.
-struct RepairOnUnwind<'a, S>(&'a mut Timeline<S>);
-
-impl<S> Drop for RepairOnUnwind<'_, S> {
-    fn drop(&mut self) {
-        self.0.recover();
-    }
 }
 
 impl<S> Default for Timeline<S> {
@@ -479,84 +282,6 @@ fn positive(duration: Duration, what: &'static str) -> Result<Nanos, TimerError>
         Err(TimerError::ZeroDuration { what })
     } else {
         Ok(Nanos::from_duration(duration))
-    }
-}
-
-/// One firing of a timer, handed to its callback: how many periods it covers,
-/// and the timeline, to schedule or cancel timers from inside.
-pub struct Fire<'a, S> {
-    timeline: &'a mut Timeline<S>,
-    repeats: u64,
-    due: Nanos,
-    handle: TimerHandle,
-}
-
-impl<S> Fire<'_, S> {
-    /// How many periods this call stands for: 1 for a one-shot, and for a
-    /// repeating timer the number of its due times this advance covered.
-    /// Write the callback to be correct for any value (`credit(rate *
-    /// repeats)`, not `credit(rate)`).
-    pub fn repeats(&self) -> u64 {
-        self.repeats
-    }
-
-    /// The earliest due time this call covers.
-    pub fn due(&self) -> Nanos {
-        self.due
-    }
-
-    /// The timeline's time (the end of the advance that fired this).
-    pub fn now(&self) -> Nanos {
-        self.timeline.now
-    }
-
-    /// The handle of the timer being fired.
-    pub fn handle(&self) -> TimerHandle {
-        self.handle
-    }
-
-    /// Cancels the timer being fired (a repeating timer stops repeating).
-    pub fn cancel_self(&mut self) {
-        self.timeline.cancel(self.handle);
-    }
-
-    /// Cancels another timer; takes effect at once.
-    pub fn cancel(&mut self, handle: TimerHandle) -> bool {
-        self.timeline.cancel(handle)
-    }
-
-    /// Schedules a one-shot, first eligible at the next advance.
-    ///
-    /// # Errors
-    ///
-    /// [`TimerError::ZeroDuration`] if `delay` is zero.
-    pub fn after<F>(&mut self, delay: Duration, callback: F) -> Result<TimerHandle, TimerError>
-    where
-        F: FnMut(&mut S, &mut Fire<'_, S>) + 'static,
-    {
-        self.timeline.after(delay, callback)
-    }
-
-    /// Schedules a repeating timer, first eligible at the next advance.
-    ///
-    /// # Errors
-    ///
-    /// [`TimerError::ZeroDuration`] if `period` is zero.
-    pub fn every<F>(&mut self, period: Duration, callback: F) -> Result<TimerHandle, TimerError>
-    where
-        F: FnMut(&mut S, &mut Fire<'_, S>) + 'static,
-    {
-        self.timeline.every(period, callback)
-    }
-}
-
-impl<S> fmt::Debug for Fire<'_, S> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Fire")
-            .field("repeats", &self.repeats)
-            .field("due", &self.due)
-            .field("handle", &self.handle)
-            .finish_non_exhaustive()
     }
 }
 

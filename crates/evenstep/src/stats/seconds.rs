@@ -56,7 +56,7 @@ pub(super) struct Fps {
     second: u64,
     count: u32,
     /// Paints in the last completed second.
-    fps: u32,
+    completed: u32,
 }
 
 impl Fps {
@@ -72,7 +72,7 @@ impl Fps {
             // The second just completed is the previous one only if no whole
             // second passed without a pump; otherwise the last completed
             // second saw no paint.
-            self.fps = if second == self.second + 1 {
+            self.completed = if second == self.second + 1 {
                 self.count
             } else {
                 0
@@ -85,11 +85,11 @@ impl Fps {
     /// Forgets the counts, keeping the second being counted.
     pub(super) fn reset(&mut self) {
         self.count = 0;
-        self.fps = 0;
+        self.completed = 0;
     }
 
     /// Paints in the last completed second of real time.
     pub(super) fn fps(&self) -> u32 {
-        self.fps
+        self.completed
     }
 }
