@@ -6,10 +6,10 @@
 //! [`Clock`](crate::clock::Clock), a manual clock makes each of them exact.
 //!
 //! A [`Collector`] records each pump and hands out [`LoopStats`] snapshots.
-//! It is made of one part per concept: the pumps' [costs](costs), the
-//! [absences](absences) that are not frame gaps, the frame [gaps](gaps)
-//! (their window and [percentiles](histogram)), the [drops](drops) of the
-//! step budget, and the [seconds](seconds) of real time that fps counts in.
+//! It is made of one part per concept: the pumps' [`costs`], the
+//! [`absences`] that are not frame gaps, the frame [`gaps`] (their window
+//! and their percentiles, from a [`histogram`]), the [`drops`] of the step
+//! budget, and the [`seconds`] of real time that fps counts in.
 
 mod absences;
 mod costs;
