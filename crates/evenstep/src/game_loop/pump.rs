@@ -101,7 +101,8 @@ impl<S> Loop<S> {
         // 3. Jobs, before any step can need their results.
         let jobs = self.jobs.run(state);
         // 4. Plan; the budget has clamped and reported.
-        let plan = self.plan(state, kind, now);
+        let plan = self.plan(kind, now);
+        self.note_plan(state, kind, &plan);
         // 5. Hooks before the steps.
         self.subscribers.before_steps(state, &plan);
         // 6. The fixed steps.
@@ -121,7 +122,15 @@ impl<S> Loop<S> {
         // not run.
         let stopped = stopped || self.steering.control.stop_requested();
         let ended = if rendered { self.time.read() } else { updated };
-        let report = PumpReport {
+        // 9. Statistics.
+        let readings = Readings {
+            started,
+            updated,
+            ended,
+        };
+        self.record(&plan, now, rendered, steps, &readings);
+        self.finish(stopped);
+        Pump::Ran(PumpReport {
             kind,
             now,
             elapsed,
@@ -130,11 +139,7 @@ impl<S> Loop<S> {
             rendered,
             stopped,
             plan,
-        };
-        // 9. Statistics.
-        self.record(&report, started, updated, ended);
-        self.finish(stopped);
-        Pump::Ran(report)
+        })
     }
 
     /// Step 1: the pump's clock reading and its accounting time, after the
@@ -160,31 +165,34 @@ impl<S> Loop<S> {
         elapsed
     }
 
-    /// Step 4: the plan for a pump of `kind` at `now`, shown to the
-    /// governor and counted towards the render delta; a clamped plan's
-    /// drops are recorded and the stall hook called.
+    /// Step 4: the plan for a pump of `kind` at `now`. A tick pump draws
+    /// nothing, so it spends no render of the render cap.
     #[inline]
-    fn plan(&mut self, state: &mut S, kind: PumpKind, now: Timestamp) -> FramePlan {
-        // A tick pump draws nothing, so it spends no render of the render
-        // cap.
-        let plan = match kind {
+    fn plan(&mut self, kind: PumpKind, now: Timestamp) -> FramePlan {
+        match kind {
             PumpKind::Paint => self.frames.begin_frame(now),
             PumpKind::Tick => self.frames.begin_hidden_frame(now),
-        };
-        // Planned from here on: a panic in the stall hook abandons them all.
-        self.recovery.planned(&plan);
-        if kind == PumpKind::Paint && self.render_rate.is_governed() {
-            self.govern(&plan);
         }
-        self.since_render.add(&plan);
+    }
+
+    /// Step 4, once planned: the steps of `plan` are in flight, the plan is
+    /// shown to the governor and counted towards the render delta, and a
+    /// clamped plan's drops are recorded and the stall hook called.
+    #[inline]
+    fn note_plan(&mut self, state: &mut S, kind: PumpKind, plan: &FramePlan) {
+        // Planned from here on: a panic in the stall hook abandons them all.
+        self.recovery.planned(plan);
+        if kind == PumpKind::Paint && self.render_rate.is_governed() {
+            self.govern(plan);
+        }
+        self.since_render.add(plan);
         // Only a clamped plan drops time. Its drops are recorded at once, so
         // a panic later in the pump cannot lose them.
         if plan.clamped() {
             self.stats
                 .record_dropped(plan.dropped_units(), plan.steps_dropped(), plan.timestep());
-            self.subscribers.stall(state, &plan);
+            self.subscribers.stall(state, plan);
         }
-        plan
     }
 
     /// Step 8: runs the render subscribers for `plan`'s frame at `now`, and
@@ -205,25 +213,27 @@ impl<S> Loop<S> {
         self.since_render.restart();
     }
 
-    /// Step 9: records the pump of `report` in the statistics, with the
-    /// clock readings at its start, after its updates and at its end.
+    /// Step 9: records the pump at `now` that ran `steps` of `plan` in the
+    /// statistics, with the clock readings that time its phases.
+    #[inline]
     fn record(
         &mut self,
-        report: &PumpReport,
-        started: Timestamp,
-        updated: Timestamp,
-        ended: Timestamp,
+        plan: &FramePlan,
+        now: Timestamp,
+        painted: bool,
+        steps: u64,
+        readings: &Readings,
     ) {
         self.stats.record(&PumpSample {
-            now: report.now,
+            now,
             real_time: self.time.real_time(),
-            painted: report.rendered,
-            frame_cost: ended.saturating_since(started),
-            update_cost: updated.saturating_since(started),
-            render_cost: ended.saturating_since(updated),
-            steps: report.steps,
-            timestep: report.plan.timestep(),
-            abandoned_steps: report.plan.steps_run() - report.steps,
+            painted,
+            frame_cost: readings.ended.saturating_since(readings.started),
+            update_cost: readings.updated.saturating_since(readings.started),
+            render_cost: readings.ended.saturating_since(readings.updated),
+            steps,
+            timestep: plan.timestep(),
+            abandoned_steps: plan.steps_run() - steps,
         });
     }
 
@@ -236,4 +246,12 @@ impl<S> Loop<S> {
         }
         self.recovery.leave();
     }
+}
+
+/// The clock readings that time a pump's phases: at its start, after its
+/// updates and at its end.
+struct Readings {
+    started: Timestamp,
+    updated: Timestamp,
+    ended: Timestamp,
 }
