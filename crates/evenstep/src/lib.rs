@@ -148,10 +148,17 @@
 #![forbid(unsafe_code)]
 
 mod clock;
-mod context;
+mod contexts;
+mod control;
+// The path `replay` imports the contexts and the control by, until its
+// import names `contexts` and `control`.
+mod context {
+    pub(crate) use crate::contexts::StepContext;
+    pub(crate) use crate::control::Control;
+}
 mod cpu;
-mod driver;
 mod ease;
+mod game_loop;
 mod jobs;
 mod lerp;
 mod replay;
@@ -162,16 +169,17 @@ mod timeline;
 mod tween;
 
 pub use clock::{Clock, ManualClock, MonotonicClock};
-pub use context::{Control, RenderContext, StepContext};
+pub use contexts::{RenderContext, StepContext};
+pub use control::Control;
 pub use cpu::process_cpu_time;
-pub use driver::{
-    CatchUp, ConfigError, Loop, LoopBuilder, Pump, PumpKind, PumpReport, SubscriberId,
-};
 pub use ease::{Ease, UnknownEase};
 pub use evenstep_core::{
     Alpha, BudgetError, DisplayModel, FrameLoop, FramePlan, FrameRateGovernor, FrameStats, Nanos,
     Pacing, PacingError, RenderCap, Rhythm, Speed, SpeedError, StateHash, Step, StepBudget, Steps,
     Timestamp, Timestep, TimestepError,
+};
+pub use game_loop::{
+    CatchUp, ConfigError, Loop, LoopBuilder, Pump, PumpKind, PumpReport, SubscriberId,
 };
 pub use jobs::JobHandle;
 pub use lerp::{Interpolated, Lerp};
