@@ -150,12 +150,6 @@
 mod clock;
 mod contexts;
 mod control;
-// The path `replay` imports the contexts and the control by, until its
-// import names `contexts` and `control`.
-mod context {
-    pub(crate) use crate::contexts::StepContext;
-    pub(crate) use crate::control::Control;
-}
 mod cpu;
 mod ease;
 mod game_loop;

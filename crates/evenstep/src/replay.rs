@@ -15,7 +15,8 @@ use std::fmt;
 
 use evenstep_core::{FrameLoop, Nanos, StepBudget, Timestamp, Timestep};
 
-use crate::context::{Control, StepContext};
+use crate::contexts::StepContext;
+use crate::control::Control;
 
 #[cfg(feature = "serde")]
 pub use crate::replay::input_log::LoadError;

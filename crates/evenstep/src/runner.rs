@@ -24,7 +24,7 @@ use evenstep_core::{FramePlan, Nanos, Speed, Timestamp, Timestep};
 
 use crate::clock::{Clock, ManualClock};
 use crate::cpu::process_cpu_time;
-use crate::driver::{Loop, PumpKind, PumpReport};
+use crate::game_loop::{Loop, PumpKind, PumpReport};
 use crate::stats::LogHistogram;
 
 /// How a runner waits for a deadline on a clock.
