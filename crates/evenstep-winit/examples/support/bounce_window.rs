@@ -1,6 +1,6 @@
 //! The bounce demo in a window: evenstep-demo's world, drawn with
-//! softbuffer, driven by the window driver. Shared by the `bounce` and
-//! `measure` examples and the window tests.
+//! softbuffer, driven by the window driver. Shared by the `bounce` example,
+//! the window tests and the window figures (`bench/experiments`).
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
