@@ -15,6 +15,8 @@
 mod bounce_window;
 #[path = "../../../../../crates/evenstep-winit/examples/support/cpu_time.rs"]
 mod cpu_time;
+#[path = "../../../../../crates/evenstep-winit/examples/support/keys.rs"]
+mod keys;
 #[path = "../../../../../crates/evenstep-winit/examples/support/present.rs"]
 mod present;
 
