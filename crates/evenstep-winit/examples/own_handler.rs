@@ -40,7 +40,7 @@ struct OwnHandlerDemo {
     /// Real time after which the demo closes itself (`--seconds`).
     quit_after: Option<Nanos>,
     /// Why the window or its surface could not be made, or why the first
-    /// frame that could not be drawn was not; `main` returns it.
+    /// frame that failed to draw failed; `main` returns it.
     failed: Option<String>,
 }
 
