@@ -34,9 +34,9 @@ else
 fi
 chromium --version
 
-step "browser: lints of the page (wasm32), the browser tests and the measuring run"
+step "browser: lints of the page (wasm32) and the browser tests"
 cargo clippy -p evenstep-web --target wasm32-unknown-unknown --lib --example page -- -D warnings
-cargo clippy -p evenstep-web --test browser --example browser_figures -- -D warnings
+cargo clippy -p evenstep-web --test browser -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc -p evenstep-web --no-deps --target wasm32-unknown-unknown
 
 step "browser: the demo page in headless Chromium (the tests fail, never skip, without it)"

@@ -1,7 +1,7 @@
 //! Plans one simulated minute of a 60 Hz game on a slightly jittery 60 Hz
-//! display, with a 400 ms stall half-way through, twice: once with pacing off
-//! (the plain accumulator) and once centred (the default), and prints both
-//! tallies side by side.
+//! display, with a 400 ms stall half-way through, three times: with pacing
+//! off (the plain accumulator), centred, and locked (the default), and
+//! prints the tallies side by side.
 //!
 //! Run it with `cargo run --example planner_minute`.
 
@@ -52,21 +52,26 @@ fn run(pacing: Pacing) -> Run {
 }
 
 fn main() {
-    let off = run(Pacing::OFF);
-    let centred = run(Pacing::CENTRED);
+    let runs = [
+        ("pacing off", run(Pacing::OFF)),
+        ("centred", run(Pacing::CENTRED)),
+        ("locked (default)", run(Pacing::LOCKED)),
+    ];
     println!("a minute of 60 Hz steps on a 60 Hz display with ±0.5 ms jitter and a 400 ms stall");
-    println!("{:<22}{:>20}{:>20}", "", "pacing off", "centred (default)");
-    let row = |name: &str, a: String, b: String| println!("{name:<22}{a:>20}{b:>20}");
-    row(
-        "frames",
-        off.stats.frames().to_string(),
-        centred.stats.frames().to_string(),
-    );
-    row(
-        "steps",
-        off.stats.steps().to_string(),
-        centred.stats.steps().to_string(),
-    );
+    let row = |name: &str, cell: &dyn Fn(&Run) -> String| {
+        print!("{name:<22}");
+        for (_, run) in &runs {
+            print!("{:>20}", cell(run));
+        }
+        println!();
+    };
+    print!("{:<22}", "");
+    for (name, _) in &runs {
+        print!("{name:>20}");
+    }
+    println!();
+    row("frames", &|r| r.stats.frames().to_string());
+    row("steps", &|r| r.stats.steps().to_string());
     for (n, label) in [
         "0-step frames",
         "1-step frames",
@@ -76,37 +81,22 @@ fn main() {
     .iter()
     .enumerate()
     {
-        row(
-            label,
-            off.histogram[n].to_string(),
-            centred.histogram[n].to_string(),
-        );
+        row(label, &|r| r.histogram[n].to_string());
     }
-    row(
-        "clamped frames",
-        off.stats.clamped_frames().to_string(),
-        centred.stats.clamped_frames().to_string(),
-    );
-    row(
-        "dropped",
-        off.stats.dropped().to_string(),
-        centred.stats.dropped().to_string(),
-    );
-    row(
-        "phase shift (units)",
-        off.stats.phase_shift_units().to_string(),
-        centred.stats.phase_shift_units().to_string(),
-    );
-    row("wall time", off.wall.to_string(), centred.wall.to_string());
-    row("sim time", off.sim.to_string(), centred.sim.to_string());
-    row("banked", off.banked.to_string(), centred.banked.to_string());
-    row(
-        "digest",
-        format!("{:#018x}", off.stats.digest()),
-        format!("{:#018x}", centred.stats.digest()),
-    );
+    row("clamped frames", &|r| r.stats.clamped_frames().to_string());
+    row("dropped", &|r| r.stats.dropped().to_string());
+    row("phase shift (units)", &|r| {
+        r.stats.phase_shift_units().to_string()
+    });
+    row("wall time", &|r| r.wall.to_string());
+    row("sim time", &|r| r.sim.to_string());
+    row("banked", &|r| r.banked.to_string());
+    row("digest", &|r| format!("{:#018x}", r.stats.digest()));
     println!();
     println!("Unpaced, the bank starts empty, right on a step boundary, and the jitter");
     println!("flips frames between 0 and 2 steps. Centred, it starts half a step in and");
-    println!("every frame runs one step; the stall drops time either way, and reports it.");
+    println!("every frame runs one step. Locked plans as pacing off until it has learnt");
+    println!("the display's refreshes, then snaps each frame to them: past its first few");
+    println!("frames, every frame runs one step. The stall drops time in every mode, and");
+    println!("reports it.");
 }

@@ -148,7 +148,7 @@ pub struct Settings {
 }
 
 impl Default for Settings {
-    /// Interpolating, at 1×, centred pacing (the loop's default).
+    /// Interpolating, at 1×, locked pacing (the loop's default).
     fn default() -> Settings {
         Settings {
             interpolate: true,

@@ -12,6 +12,8 @@
 
 #[path = "support/bounce_window.rs"]
 mod bounce_window;
+#[path = "support/keys.rs"]
+mod keys;
 #[path = "support/present.rs"]
 mod present;
 

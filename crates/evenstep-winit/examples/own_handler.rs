@@ -1,36 +1,35 @@
-//! A game with its own `ApplicationHandler` uses the driver by forwarding
-//! three calls: `resumed` attaches the window, `window_event` hands redraws
-//! to `redraw` and every other event to `window_event`, and `about_to_wait`
-//! goes to `about_to_wait`. Input takes the deterministic path: a key press
-//! queues a world input, the next fixed step applies it and records it in an
-//! `InputLog` with its tick, and at exit the log is replayed against a fresh
-//! world, checkpoint by checkpoint.
+//! A game with its own `ApplicationHandler` forwards three calls to the
+//! driver: `resumed` attaches the window, `window_event` hands redraws to
+//! `redraw` and other events to `window_event`, and `about_to_wait` goes to
+//! `about_to_wait`. Input takes the deterministic path: a key queues a world
+//! input, the next step applies it and records it in an `InputLog` with its
+//! tick, and at exit the log is replayed against a fresh world.
 //!
 //! ```text
-//! cargo run -p evenstep-winit --example own_handler
 //! cargo run -p evenstep-winit --example own_handler -- --seconds 3
 //! ```
 //!
-//! With `--seconds N` it quits by itself after N seconds, adding a ball and
-//! reversing them on timers as if the keys were pressed, and exits with an
-//! error unless the replay matches. It also exits with an error when the
-//! window or its surface cannot be made, or a frame could not be drawn.
-//! Keys: N, X and R add, remove and reverse balls; Esc quits.
+//! With `--seconds N` it adds a ball and reverses them on timers, quits
+//! after N seconds, and fails unless the replay matches; it also fails when
+//! the window or its surface cannot be made or a frame is not drawn. Keys:
+//! N, X and R add, remove and reverse balls; Esc quits.
 
+#[path = "support/args.rs"]
+mod args;
+#[path = "support/keys.rs"]
+mod keys;
 #[path = "support/present.rs"]
 mod present;
 
-use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
 
-use evenstep::{Loop, Nanos, PumpReport, StepContext, replay};
-use evenstep_demo::{Action, Bounce, Key, World, WorldInput};
+use evenstep::{Loop, Nanos, StepContext, replay};
+use evenstep_demo::{Action, Bounce, World, WorldInput};
 use evenstep_winit::{WindowDriver, WindowOptions};
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, EventLoop};
-use winit::keyboard::{self, NamedKey};
 use winit::window::{Window, WindowId};
 
 struct OwnHandlerDemo {
@@ -40,11 +39,9 @@ struct OwnHandlerDemo {
     surface: Option<present::Surface>,
     /// Real time after which the demo closes itself (`--seconds`).
     quit_after: Option<Nanos>,
-    /// Why the window or its surface could not be made; `main` returns it.
+    /// Why the window or its surface could not be made, or why the first
+    /// frame that failed to draw failed; `main` returns it.
     failed: Option<String>,
-    /// Frames that could not be drawn, and the first reason.
-    frames_failed: u64,
-    first_failure: Option<String>,
 }
 
 impl ApplicationHandler for OwnHandlerDemo {
@@ -53,72 +50,58 @@ impl ApplicationHandler for OwnHandlerDemo {
             return;
         }
         let attributes = Window::default_attributes().with_title("evenstep: a game's own handler");
-        let window = match event_loop.create_window(attributes) {
-            Ok(window) => Arc::new(window),
-            Err(e) => {
-                self.failed = Some(format!("the window could not be created: {e}"));
-                event_loop.exit();
-                return;
+        let opened = event_loop
+            .create_window(attributes)
+            .map_err(|e| format!("the window could not be created: {e}"))
+            .map(Arc::new)
+            .and_then(|window| Ok((window.clone(), present::surface(&window)?)));
+        match opened {
+            Ok((window, surface)) => {
+                self.driver.attach(&window); // reads the refresh rate, starts the loop
+                (self.window, self.surface) = (Some(window), Some(surface));
             }
-        };
-        let surface = softbuffer::Context::new(window.clone())
-            .and_then(|context| present::Surface::new(&context, window.clone()));
-        match surface {
-            Ok(surface) => self.surface = Some(surface),
-            Err(e) => {
-                self.failed = Some(format!("no software surface for the window: {e}"));
+            Err(why) => {
+                self.failed = Some(why);
                 event_loop.exit();
-                return;
             }
         }
-        self.driver.attach(&window);
-        self.window = Some(window);
     }
 
     fn window_event(&mut self, _: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
         let Some(window) = self.window.clone() else {
             return;
         };
-        match &event {
-            WindowEvent::RedrawRequested => {
-                if let Some(report) = self.driver.redraw(&mut self.game)
-                    && report.rendered
-                {
-                    self.draw(&window, &report);
-                }
-                return;
+        if event == WindowEvent::RedrawRequested {
+            if let Some(report) = self.driver.redraw(&mut self.game)
+                && report.rendered
+            {
+                self.game.chart.record(&report, self.driver.game_loop());
+                self.draw(&window);
             }
-            WindowEvent::KeyboardInput { event: key, .. } if key.state == ElementState::Pressed => {
-                let repeat = key.repeat;
-                let key = match &key.logical_key {
-                    keyboard::Key::Named(NamedKey::Escape) => Some(Key::Escape),
-                    keyboard::Key::Character(text) => text.chars().next().map(Key::Char),
-                    _ => None,
-                };
-                // A held key repeats only what makes sense again.
-                let action = key
-                    .and_then(Action::for_key)
-                    .filter(|action| !repeat || action.repeats());
-                match action {
-                    // Queued, not applied: the world changes only in a step.
-                    Some(Action::World(input)) => self.game.queue(input),
-                    Some(Action::Quit) => self.driver.request_close(),
-                    _ => {}
-                }
-            }
-            _ => {}
+            return;
         }
-        self.driver.window_event(&window, &event);
+        if let WindowEvent::KeyboardInput { event: key, .. } = &event
+            && key.state == ElementState::Pressed
+        {
+            let action = keys::key_of(&key.logical_key).and_then(Action::for_key);
+            // A held key repeats only what makes sense again.
+            match action.filter(|action| !key.repeat || action.repeats()) {
+                // Queued, not applied: the world changes only in a step.
+                Some(Action::World(input)) => self.game.queue(input),
+                Some(Action::Quit) => self.driver.request_close(),
+                _ => {}
+            }
+        }
+        self.driver.window_event(&window, &event); // Occluded, CloseRequested, ...
     }
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
-        if self
-            .quit_after
-            .is_some_and(|after| self.driver.game_loop().real_time() >= after)
-        {
+        let real = self.driver.game_loop().real_time();
+        if self.quit_after.is_some_and(|after| real >= after) {
             self.driver.request_close();
         }
         if let Some(window) = self.window.clone() {
+            // Asks for a redraw, ticks while hidden, sets WaitUntil, or exits.
             self.driver
                 .about_to_wait(&mut self.game, event_loop, &window);
         }
@@ -126,63 +109,19 @@ impl ApplicationHandler for OwnHandlerDemo {
 }
 
 impl OwnHandlerDemo {
-    /// Draws and presents a frame; a frame that cannot be is counted, and
-    /// the first reason kept for the end of the run.
-    fn draw(&mut self, window: &Window, report: &PumpReport) {
-        self.game.chart.record(report, self.driver.game_loop());
-        let size = window.inner_size();
-        let (Some(width), Some(height)) =
-            (NonZeroU32::new(size.width), NonZeroU32::new(size.height))
-        else {
-            return; // minimized to nothing: there is nothing to draw on
-        };
-        if let Err(why) = self.present(window, width, height) {
-            self.frames_failed += 1;
-            self.first_failure.get_or_insert(why);
-        }
-    }
-
-    fn present(
-        &mut self,
-        window: &Window,
-        width: NonZeroU32,
-        height: NonZeroU32,
-    ) -> Result<(), String> {
+    /// Draws and presents a frame; the first reason a frame could not be
+    /// is kept for the end of the run.
+    fn draw(&mut self, window: &Window) {
         let game_loop = self.driver.game_loop();
-        present::present(
-            self.surface.as_mut(),
-            window,
-            &self.game,
-            game_loop,
-            (width, height),
-        )
-    }
-}
-
-/// `--seconds N`, the one argument there is.
-fn seconds_from_args() -> Result<Option<u64>, String> {
-    let mut args = std::env::args().skip(1);
-    let mut seconds = None;
-    while let Some(arg) = args.next() {
-        if arg != "--seconds" {
-            return Err(format!(
-                "unknown argument {arg:?}; the one argument is --seconds N"
-            ));
+        if let Err(why) = present::present(self.surface.as_mut(), window, &self.game, game_loop) {
+            self.failed
+                .get_or_insert(format!("a frame was not drawn: {why}"));
         }
-        let value = args
-            .next()
-            .ok_or("--seconds needs a number of whole seconds")?;
-        let parsed = value
-            .parse::<u64>()
-            .map_err(|e| format!("--seconds {value}: {e}; give whole seconds"))?;
-        seconds = Some(parsed);
     }
-    Ok(seconds)
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let seconds = seconds_from_args()?;
-
+    let seconds = args::seconds()?;
     let builder = Loop::<Bounce>::builder().timestep(Bounce::timestep());
     let mut driver = WindowDriver::new(builder, WindowOptions::new())?;
     driver.game_loop_mut().on_update(Bounce::update);
@@ -195,7 +134,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             game.queue(WorldInput::Reverse);
         })?;
     }
-
     let mut demo = OwnHandlerDemo {
         game: Bounce::new(),
         driver,
@@ -203,19 +141,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         surface: None,
         quit_after: seconds.map(Nanos::from_secs),
         failed: None,
-        frames_failed: 0,
-        first_failure: None,
     };
     EventLoop::new()?.run_app(&mut demo)?;
     if let Some(why) = demo.failed {
         return Err(why.into());
-    }
-    if let Some(why) = &demo.first_failure {
-        return Err(format!(
-            "{} frames were not drawn; the first: {why}",
-            demo.frames_failed
-        )
-        .into());
     }
     if let Some(refused) = demo.game.recording_error() {
         return Err(format!("the session's recording is incomplete: {refused}").into());
@@ -232,19 +161,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         step,
         World::state_hash,
     )?;
-    println!(
-        "{} ticks, {} inputs, {} checkpoints replayed: {}",
-        report.ticks,
-        demo.game.log().events().len(),
-        report.checkpoints,
-        if report.is_green() {
-            "identical"
-        } else {
-            "DIVERGED"
-        }
-    );
-    if let Some(divergence) = report.divergence {
-        return Err(format!("the replay diverged: {divergence:?}").into());
+    if !report.is_green() {
+        return Err(format!("the replay is not green: {report:?}").into());
     }
+    let inputs = demo.game.log().events().len();
+    let (ticks, checkpoints) = (report.ticks, report.checkpoints);
+    println!("{ticks} ticks, {inputs} inputs, {checkpoints} checkpoints replayed: identical");
     Ok(())
 }

@@ -28,6 +28,8 @@
 mod bounce_window;
 #[path = "../examples/support/cpu_time.rs"]
 mod cpu_time;
+#[path = "../examples/support/keys.rs"]
+mod keys;
 #[path = "../examples/support/present.rs"]
 mod present;
 

@@ -1,5 +1,5 @@
-//! A whole minute of game in a few milliseconds: a manual clock, ~60 fps of
-//! paint pumps, an autosave on the real timeline every 30 s, then a minute in
+//! A whole minute of game at once, on a manual clock: ~60 fps of paint
+//! pumps, an autosave on the real timeline every 30 s, then a minute in
 //! which the window is hidden and only one-second tick pumps arrive.
 //!
 //! Run it with `cargo run --example minute`.

@@ -175,12 +175,16 @@ impl Status {
     }
 }
 
-/// The workspace's root.
+/// The repository's root: the nearest folder above the crate being built
+/// that holds `crates/evenstep-web` (the crate itself, for the browser
+/// tests; `bench/experiments/browser`, for the measuring run).
 pub(crate) fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap_or_else(|_| PathBuf::from("../.."))
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .ancestors()
+        .find(|dir| dir.join("crates/evenstep-web/build-page.sh").is_file())
+        .unwrap_or(manifest)
+        .to_path_buf()
 }
 
 fn target_dir(workspace: &Path) -> PathBuf {
@@ -213,6 +217,7 @@ fn check_page(workspace: &Path, page: &Path) -> Result<(), String> {
         "crates/evenstep-demo/src",
         "crates/evenstep-web/src",
         "crates/evenstep-web/examples/page.rs",
+        "crates/evenstep-web/examples/page",
         "crates/evenstep-web/page",
     ];
     for source in sources {

@@ -1,17 +1,15 @@
 //! The bounce demo in a window: evenstep-demo's world, drawn with
-//! softbuffer, driven by the window driver. Shared by the `bounce` and
-//! `measure` examples and the window tests.
+//! softbuffer, driven by the window driver. Shared by the `bounce` example,
+//! the window tests and the window figures (`bench/experiments`).
 
-use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
 
 use evenstep::{Loop, LoopBuilder, Nanos, PumpReport};
-use evenstep_demo::{Action, Bounce, Key, Outcome};
+use evenstep_demo::{Action, Bounce, Outcome};
 use evenstep_winit::{WindowDriver, WindowGame};
 use winit::dpi::LogicalSize;
 use winit::event::{ElementState, WindowEvent};
-use winit::keyboard::{self, NamedKey};
 use winit::window::{Window, WindowAttributes};
 
 /// How long `H` hides the window.
@@ -84,16 +82,6 @@ impl BounceWindow {
     }
 }
 
-/// The demo's key for a winit key, if it has one.
-fn key_of(key: &keyboard::Key) -> Option<Key> {
-    match key {
-        keyboard::Key::Named(NamedKey::Escape) => Some(Key::Escape),
-        keyboard::Key::Named(NamedKey::Space) => Some(Key::Space),
-        keyboard::Key::Character(text) => text.chars().next().map(Key::Char),
-        _ => None,
-    }
-}
-
 impl WindowGame for BounceWindow {
     fn window_attributes(&self) -> WindowAttributes {
         Window::default_attributes()
@@ -108,9 +96,8 @@ impl WindowGame for BounceWindow {
         game_loop.set_pacing(self.bounce.settings.pacing());
         // A surface that cannot be made leaves the window undrawn; the
         // loop, the title and the keys still work.
-        self.surface = softbuffer::Context::new(window.clone())
-            .and_then(|context| crate::present::Surface::new(&context, window.clone()))
-            .map_err(|e| eprintln!("bounce: no software surface: {e}"))
+        self.surface = crate::present::surface(window)
+            .map_err(|e| eprintln!("bounce: {e}"))
             .ok();
     }
 
@@ -122,7 +109,7 @@ impl WindowGame for BounceWindow {
     ) {
         if let WindowEvent::KeyboardInput { event, .. } = event
             && event.state == ElementState::Pressed
-            && let Some(action) = key_of(&event.logical_key).and_then(Action::for_key)
+            && let Some(action) = crate::keys::key_of(&event.logical_key).and_then(Action::for_key)
             // A held key repeats steps and speed, never a toggle.
             && (!event.repeat || action.repeats())
         {
@@ -140,14 +127,9 @@ impl WindowGame for BounceWindow {
         if self.surface.is_none() {
             return;
         }
-        let size = window.inner_size();
-        let (Some(width), Some(height)) =
-            (NonZeroU32::new(size.width), NonZeroU32::new(size.height))
-        else {
-            return; // minimized to nothing: there is nothing to draw on
-        };
-        match self.present(window, game_loop, width, height) {
-            Ok(()) => self.frames_drawn += 1,
+        match crate::present::present(self.surface.as_mut(), window, &self.bounce, game_loop) {
+            Ok(true) => self.frames_drawn += 1,
+            Ok(false) => {} // minimized to nothing: there is nothing to draw on
             Err(why) => self.frame_failed(&why),
         }
     }
@@ -168,24 +150,5 @@ impl WindowGame for BounceWindow {
             self.title_written = Some(real);
             window.set_title(&self.bounce.title(driver.game_loop()));
         }
-    }
-}
-
-impl BounceWindow {
-    /// Draws the frame into the surface's buffer and presents it.
-    fn present(
-        &mut self,
-        window: &Window,
-        game_loop: &Loop<BounceWindow>,
-        width: NonZeroU32,
-        height: NonZeroU32,
-    ) -> Result<(), String> {
-        crate::present::present(
-            self.surface.as_mut(),
-            window,
-            &self.bounce,
-            game_loop,
-            (width, height),
-        )
     }
 }

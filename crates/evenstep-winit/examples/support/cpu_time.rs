@@ -1,4 +1,5 @@
-//! The process's CPU time, for the window tests and the measuring example:
+//! The process's CPU time, for the window tests and the window figures
+//! (`bench/experiments`):
 //! a hidden window's cost is judged by the CPU it burns, not by how often
 //! it wakes.
 

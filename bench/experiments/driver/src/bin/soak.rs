@@ -10,9 +10,10 @@
 //! stop and start cycles. The clock runs at an uneven 60 Hz with a stall now
 //! and then, so the step budget drops time too.
 //!
-//! Run it with `cargo run --release --example soak` (about a minute), or
-//! give the number of pumps: `cargo run --release --example soak -- 1000000`.
-//! Linux only: resident memory is read from `/proc/self/status`.
+//! Run it from `bench/experiments` with `cargo run --release --bin soak`
+//! (about a minute), or give the number of pumps:
+//! `cargo run --release --bin soak -- 1000000`. Linux only: resident memory
+//! is read from `/proc/self/status`.
 
 use std::process::ExitCode;
 use std::time::Duration;

@@ -1,18 +1,23 @@
 //! Measures the bounce demo in a real window: the process's CPU use while
 //! the window is shown and while it is hidden, and the frame gaps the loop
-//! saw. Prints a Markdown table (the crate README's figures come from it).
+//! saw. Prints a Markdown table (the figures in evenstep-winit's README
+//! come from it). The window is the bounce example's, whose code this
+//! includes from `crates/evenstep-winit/examples/support/`.
 //!
 //! ```text
-//! xvfb-run -a -s "-screen 0 1024x768x24" cargo run --release -p evenstep-winit --example measure -- --seconds 10
+//! cd bench/experiments
+//! xvfb-run -a -s "-screen 0 1024x768x24" cargo run --release --bin window_figures -- --seconds 10
 //! ```
 //!
 //! Each phase lasts `--seconds` (default 5) after a one-second warm-up.
 
-#[path = "support/bounce_window.rs"]
+#[path = "../../../../../crates/evenstep-winit/examples/support/bounce_window.rs"]
 mod bounce_window;
-#[path = "support/cpu_time.rs"]
+#[path = "../../../../../crates/evenstep-winit/examples/support/cpu_time.rs"]
 mod cpu_time;
-#[path = "support/present.rs"]
+#[path = "../../../../../crates/evenstep-winit/examples/support/keys.rs"]
+mod keys;
+#[path = "../../../../../crates/evenstep-winit/examples/support/present.rs"]
 mod present;
 
 use std::cell::RefCell;

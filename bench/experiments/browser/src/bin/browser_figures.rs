@@ -1,4 +1,4 @@
-//! The browser figures in the crate's README: the demo page in headless
+//! The browser figures in evenstep-web's README: the demo page in headless
 //! Chromium, visible then hidden, with paints, ticks, timer wake-ups and
 //! steps a second in each phase, the browser's CPU time, and the cost of a
 //! pump in the page (in place, and in a tight loop against the same loop
@@ -6,33 +6,31 @@
 //!
 //! ```text
 //! crates/evenstep-web/build-page.sh
-//! cargo run --release -p evenstep-web --example browser_figures -- --visible 10 --hidden 90
+//! cd bench/experiments && cargo run --release --bin browser_figures -- --visible 10 --hidden 90
 //! ```
+//!
+//! The browser session is the browser tests' own, included from
+//! `crates/evenstep-web/tests/support/`.
 
-#![allow(
-    clippy::disallowed_methods,
-    reason = "the measuring run times the browser from outside, on the host's clock, and waits for it"
-)]
-
-#[path = "../tests/support/cdp.rs"]
+#[path = "../../../../../crates/evenstep-web/tests/support/cdp.rs"]
 #[allow(
     dead_code,
     reason = "the test harness's support, of which the measuring run uses a part"
 )]
 mod cdp;
-#[path = "../tests/support/chromium.rs"]
+#[path = "../../../../../crates/evenstep-web/tests/support/chromium.rs"]
 #[allow(
     dead_code,
     reason = "the test harness's support, of which the measuring run uses a part"
 )]
 mod chromium;
-#[path = "../tests/support/server.rs"]
+#[path = "../../../../../crates/evenstep-web/tests/support/server.rs"]
 #[allow(
     dead_code,
     reason = "the test harness's support, of which the measuring run uses a part"
 )]
 mod server;
-#[path = "../tests/support/session.rs"]
+#[path = "../../../../../crates/evenstep-web/tests/support/session.rs"]
 #[allow(
     dead_code,
     reason = "the test harness's support, of which the measuring run uses a part"

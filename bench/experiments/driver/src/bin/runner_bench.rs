@@ -7,10 +7,10 @@
 //! when the update ran against when it was due) and the CPU used per second
 //! of wall time, as the best and the median of several runs.
 //!
-//! `cargo run --release -p evenstep --example runner_bench` (five runs of
-//! ten seconds each per loop, 2.5 minutes in all); `-- --runs 3 --seconds 2`
-//! for a quick look. The results are in `bench/README.md`, "The headless
-//! runner".
+//! `cargo run --release --bin runner_bench` from `bench/experiments` (five
+//! runs of ten seconds each per loop, 2.5 minutes in all);
+//! `-- --runs 3 --seconds 2` for a quick look. The results are in
+//! `bench/README.md`, "The headless runner".
 
 use std::time::Duration;
 
