@@ -132,11 +132,13 @@
 #![forbid(unsafe_code)]
 
 mod display;
-mod driver;
 mod runner;
 mod visibility;
+mod window_driver;
+mod window_handle;
 
 pub use display::{Presentation, Refresh, RefreshSource};
-pub use driver::{DriverStats, Wake, WindowDriver, WindowHandle, WindowOptions};
 pub use runner::{RunError, WindowGame, run};
 pub use visibility::Visibility;
+pub use window_driver::{DriverStats, Wake, WindowDriver, WindowOptions};
+pub use window_handle::WindowHandle;

@@ -152,6 +152,7 @@ mod context;
 mod cpu;
 mod driver;
 mod ease;
+mod frame_policy;
 mod jobs;
 mod lerp;
 mod replay;
@@ -173,6 +174,7 @@ pub use evenstep_core::{
     Pacing, PacingError, RenderCap, Rhythm, Speed, SpeedError, StateHash, Step, StepBudget, Steps,
     Timestamp, Timestep, TimestepError,
 };
+pub use frame_policy::{FrameAction, FramePolicy, Painting};
 pub use jobs::JobHandle;
 pub use lerp::{Interpolated, Lerp};
 #[cfg(feature = "serde")]
