@@ -96,17 +96,21 @@
 #![forbid(unsafe_code)]
 
 mod away;
-mod driver;
+#[cfg(target_arch = "wasm32")]
+mod callbacks;
 mod error;
 mod page;
+mod page_driver;
 #[cfg(target_arch = "wasm32")]
 mod source;
 mod time;
 
 pub use away::Away;
-pub use driver::{PageDriver, PageOptions, PageStats};
+#[cfg(target_arch = "wasm32")]
+pub use callbacks::live_callbacks;
 pub use error::WebError;
 pub use page::{PageEvent, PageState};
+pub use page_driver::{PageDriver, PageOptions, PageStats};
 #[cfg(target_arch = "wasm32")]
-pub use source::{PageClock, PageLoop, live_callbacks};
+pub use source::{PageClock, PageLoop};
 pub use time::{timer_millis, timestamp_from_millis};
