@@ -171,7 +171,7 @@ impl<S: 'static> Shared<S> {
 /// and `pageshow` on the window. [`stop`](PageLoop::stop), the loop being
 /// stopped from anywhere (a callback's `control().stop()` included), and
 /// dropping the `PageLoop` each cancel and remove all of them and free
-/// their closures; [`live_callbacks`] counts what is left.
+/// their closures; [`live_callbacks`](crate::live_callbacks) counts what is left.
 ///
 /// The state lives inside; reach it, and the loop, with
 /// [`with`](PageLoop::with). JavaScript runs one callback at a time, so the
