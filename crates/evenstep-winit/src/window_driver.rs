@@ -93,8 +93,8 @@ pub struct DriverStats {
     pub paints: u64,
     /// Tick pumps run while the window was not painting.
     pub ticks: u64,
-    /// Redraws that arrived while the window was hidden or occluded, and
-    /// were not painted.
+    /// Redraws that arrived while the window was hidden, occluded or
+    /// minimized, and were not painted.
     pub ignored_redraws: u64,
     /// Times redraws stopped arriving and tick pumps took over.
     pub starvations: u64,
