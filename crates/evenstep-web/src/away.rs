@@ -1,12 +1,12 @@
-//! The report of an absence: how long the page was hidden, frozen or in
-//! the back-forward cache, and how much of that time the loop's step budget
-//! dropped. The loop credits nothing on its own; the report is what a game
+//! Absences: one in progress, and the report of one that ended: how long
+//! the page was hidden, frozen or in the back-forward cache, and how much
+//! of that time the loop's step budget dropped. The loop credits nothing on its own; the report is what a game
 //! needs to decide what to credit, with [`Loop::catch_up`] and a cap of its
 //! own.
 //!
 //! [`Loop::catch_up`]: evenstep::Loop::catch_up
 
-use evenstep::{Nanos, Timestamp};
+use evenstep::{Nanos, PumpReport, Timestamp};
 
 /// An absence that has ended: the page is painted again.
 ///
@@ -78,5 +78,65 @@ impl Away {
     /// How long the page was away: from `since` to `until`.
     pub fn span(&self) -> Nanos {
         self.until.saturating_since(self.since)
+    }
+}
+
+/// An absence in progress: what its [`Away`] report adds up.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Absence {
+    since: Timestamp,
+    suspended_since: Option<Timestamp>,
+    suspended: Nanos,
+    dropped: Nanos,
+    dropped_steps: u64,
+    steps: u64,
+    tick_pumps: u64,
+}
+
+impl Absence {
+    /// An absence from `since`, the page suspended from then if `suspended`.
+    pub(crate) fn new(since: Timestamp, suspended: bool) -> Absence {
+        Absence {
+            since,
+            suspended_since: suspended.then_some(since),
+            suspended: Nanos::ZERO,
+            dropped: Nanos::ZERO,
+            dropped_steps: 0,
+            steps: 0,
+            tick_pumps: 0,
+        }
+    }
+
+    /// The page is (or is no longer) suspended at `now`.
+    pub(crate) fn note_suspension(&mut self, now: Timestamp, suspended: bool) {
+        match (self.suspended_since, suspended) {
+            (Some(since), false) => {
+                self.suspended = self.suspended.saturating_add(now.saturating_since(since));
+                self.suspended_since = None;
+            }
+            (None, true) => self.suspended_since = Some(now),
+            _ => {}
+        }
+    }
+
+    /// A tick pump ran over the absence.
+    pub(crate) fn count(&mut self, report: &PumpReport) {
+        self.dropped = self.dropped.saturating_add(report.plan.dropped());
+        self.dropped_steps += report.plan.steps_dropped();
+        self.steps += report.steps;
+        self.tick_pumps += 1;
+    }
+
+    /// The report of the absence, ended at `until`.
+    pub(crate) fn end(self, until: Timestamp) -> Away {
+        Away {
+            since: self.since,
+            until,
+            suspended: self.suspended,
+            dropped: self.dropped,
+            dropped_steps: self.dropped_steps,
+            steps: self.steps,
+            tick_pumps: self.tick_pumps,
+        }
     }
 }

@@ -41,8 +41,10 @@
 //! # The policy without a browser
 //!
 //! [`PageDriver`] makes every decision and touches no browser API: the
-//! browser glue forwards callbacks to it. It builds on every target, so its
-//! tests run on a manual clock in the workspace's `cargo test`:
+//! browser glue forwards callbacks to it. It follows the page's lifecycle
+//! and carries out what [`FramePolicy`](evenstep::FramePolicy), the rules
+//! every evenstep frame source shares, answers. It builds on every target,
+//! so its tests run on a manual clock in the workspace's `cargo test`:
 //!
 //! ```
 //! use std::time::Duration;
@@ -96,17 +98,21 @@
 #![forbid(unsafe_code)]
 
 mod away;
-mod driver;
+#[cfg(target_arch = "wasm32")]
+mod callbacks;
 mod error;
 mod page;
+mod page_driver;
 #[cfg(target_arch = "wasm32")]
 mod source;
 mod time;
 
 pub use away::Away;
-pub use driver::{PageDriver, PageOptions, PageStats};
+#[cfg(target_arch = "wasm32")]
+pub use callbacks::live_callbacks;
 pub use error::WebError;
 pub use page::{PageEvent, PageState};
+pub use page_driver::{PageDriver, PageOptions, PageStats};
 #[cfg(target_arch = "wasm32")]
-pub use source::{PageClock, PageLoop, live_callbacks};
+pub use source::{PageClock, PageLoop};
 pub use time::{timer_millis, timestamp_from_millis};

@@ -50,7 +50,7 @@ pub struct PageState {
     /// Visible, but no animation frame has arrived for the starvation time
     /// ([`PageOptions::starved_after`](crate::PageOptions::starved_after)):
     /// a cross-origin frame scrolled out of view, a browser that stopped
-    /// rendering. Cleared by the next frame.
+    /// rendering. Cleared by the next frame, and when the page goes away.
     pub starved: bool,
 }
 
@@ -72,9 +72,22 @@ impl PageState {
         self.frozen || self.cached
     }
 
-    /// Whether an animation frame that arrives now should be painted. A
-    /// starved page's should (it is the sign the page renders again).
-    pub(crate) fn accepts_frames(self) -> bool {
-        !self.is_away()
+    /// Notes `event`. Returns false for a first load's `pageshow`, which
+    /// changes nothing; a restored page's ends its stay in the cache.
+    pub(crate) fn apply(&mut self, event: PageEvent) -> bool {
+        match event {
+            PageEvent::Hidden => self.hidden = true,
+            PageEvent::Shown => self.hidden = false,
+            PageEvent::Frozen => self.frozen = true,
+            PageEvent::Resumed => self.frozen = false,
+            PageEvent::PageHide { .. } => self.cached = true,
+            PageEvent::PageShow { persisted } => {
+                if !persisted && !self.cached {
+                    return false;
+                }
+                self.cached = false;
+            }
+        }
+        true
     }
 }

@@ -1,33 +1,24 @@
 //! The browser glue (wasm32 only): the page's clock, and [`PageLoop`],
 //! which owns a [`PageDriver`] and the game state and forwards the
 //! browser's callbacks to it: animation frames, one timer, and the
-//! lifecycle events. Every callback it registers is held in one place and
-//! released from there, so stopping or dropping it leaves nothing behind.
+//! lifecycle events. What it registers is held in one place
+//! ([`Callbacks`]) and released from there, so stopping or dropping it
+//! leaves nothing behind.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::{Rc, Weak};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use evenstep::{Clock, Loop, LoopBuilder, PumpReport, Timestamp};
 use wasm_bindgen::JsCast;
-use wasm_bindgen::JsValue;
 use wasm_bindgen::closure::Closure;
 use web_sys::{Document, Event, EventTarget, PageTransitionEvent, Performance, Window};
 
-use crate::{
-    Away, PageDriver, PageEvent, PageOptions, PageState, PageStats, WebError, timer_millis,
-    timestamp_from_millis,
-};
-
-/// Closures registered with the browser by every frame source of the page.
-static LIVE_CALLBACKS: AtomicUsize = AtomicUsize::new(0);
-
-/// How many closures the page's frame sources hold registered with the
-/// browser (animation frame, timer and event listeners) right now: seven
-/// per started [`PageLoop`], none once every one is stopped or dropped.
-pub fn live_callbacks() -> usize {
-    LIVE_CALLBACKS.load(Ordering::Relaxed)
-}
+use crate::away::Away;
+use crate::callbacks::Callbacks;
+use crate::error::WebError;
+use crate::page::{PageEvent, PageState};
+use crate::page_driver::{PageDriver, PageOptions, PageStats};
+use crate::time::timestamp_from_millis;
 
 /// The page's clock: `performance.now()` as integer nanoseconds since the
 /// page's time origin, the time base animation frames are stamped in.
@@ -75,91 +66,6 @@ struct Shared<S> {
     callbacks: RefCell<Option<Callbacks>>,
 }
 
-/// One event listener, kept so it can be removed.
-struct Listener {
-    target: EventTarget,
-    kind: &'static str,
-    closure: Closure<dyn FnMut(Event)>,
-}
-
-/// Everything registered with the browser. Dropping it cancels the
-/// animation frame and the timer, removes the listeners and frees the
-/// closures; a closure dropped while it runs is freed by wasm-bindgen when
-/// it returns.
-struct Callbacks {
-    window: Window,
-    frame: Closure<dyn FnMut(f64)>,
-    frame_request: Cell<Option<i32>>,
-    timer: Closure<dyn FnMut()>,
-    timer_id: Cell<Option<i32>>,
-    /// When the armed timer is due, on the page's clock.
-    timer_due: Cell<Option<Timestamp>>,
-    listeners: Vec<Listener>,
-}
-
-impl Callbacks {
-    fn closures(&self) -> usize {
-        2 + self.listeners.len()
-    }
-
-    fn request_frame(&self) {
-        if self.frame_request.get().is_none() {
-            let id = self
-                .window
-                .request_animation_frame(self.frame.as_ref().unchecked_ref())
-                .ok();
-            self.frame_request.set(id);
-        }
-    }
-
-    fn cancel_frame(&self) {
-        if let Some(id) = self.frame_request.take() {
-            let _ = self.window.cancel_animation_frame(id);
-        }
-    }
-
-    /// Arms the timer for `due` unless it is armed for no later than that:
-    /// a wake-up that finds nothing to do costs less than re-arming on every
-    /// frame.
-    fn arm_timer(&self, now: Timestamp, due: Timestamp) {
-        if self.timer_due.get().is_some_and(|armed| armed <= due) {
-            return;
-        }
-        self.clear_timer();
-        let delay = timer_millis(due.saturating_since(now));
-        let id = self
-            .window
-            .set_timeout_with_callback_and_timeout_and_arguments_0(
-                self.timer.as_ref().unchecked_ref(),
-                delay,
-            )
-            .ok();
-        self.timer_id.set(id);
-        self.timer_due.set(id.map(|_| due));
-    }
-
-    fn clear_timer(&self) {
-        if let Some(id) = self.timer_id.take() {
-            self.window.clear_timeout_with_handle(id);
-        }
-        self.timer_due.set(None);
-    }
-}
-
-impl Drop for Callbacks {
-    fn drop(&mut self) {
-        self.cancel_frame();
-        self.clear_timer();
-        for listener in &self.listeners {
-            let _ = listener.target.remove_event_listener_with_callback(
-                listener.kind,
-                listener.closure.as_ref().unchecked_ref(),
-            );
-        }
-        LIVE_CALLBACKS.fetch_sub(self.closures(), Ordering::Relaxed);
-    }
-}
-
 impl<S: 'static> Shared<S> {
     /// After anything the driver did: releases everything if the loop
     /// stopped, else asks for frames or stops asking, and arms the timer.
@@ -205,7 +111,7 @@ impl<S: 'static> Shared<S> {
         if let Ok(callbacks) = self.callbacks.try_borrow()
             && let Some(callbacks) = callbacks.as_ref()
         {
-            callbacks.frame_request.set(None);
+            callbacks.frame_arrived();
         }
         // JavaScript never re-enters a callback, so the state is free here.
         if let Ok(mut core) = self.core.try_borrow_mut() {
@@ -229,8 +135,7 @@ impl<S: 'static> Shared<S> {
         if let Ok(callbacks) = self.callbacks.try_borrow()
             && let Some(callbacks) = callbacks.as_ref()
         {
-            callbacks.timer_id.set(None);
-            callbacks.timer_due.set(None);
+            callbacks.timer_fired();
         }
         if let Ok(mut core) = self.core.try_borrow_mut() {
             let Core { driver, state, .. } = &mut *core;
@@ -266,7 +171,7 @@ impl<S: 'static> Shared<S> {
 /// and `pageshow` on the window. [`stop`](PageLoop::stop), the loop being
 /// stopped from anywhere (a callback's `control().stop()` included), and
 /// dropping the `PageLoop` each cancel and remove all of them and free
-/// their closures; [`live_callbacks`] counts what is left.
+/// their closures; [`live_callbacks`](crate::live_callbacks) counts what is left.
 ///
 /// The state lives inside; reach it, and the loop, with
 /// [`with`](PageLoop::with). JavaScript runs one callback at a time, so the
@@ -448,32 +353,7 @@ impl<S: 'static> PageLoop<S> {
     /// source weakly so that they never keep it alive.
     fn callbacks(&self, window: &Window, document: &Document) -> Result<Callbacks, WebError> {
         let weak: Weak<Shared<S>> = Rc::downgrade(&self.shared);
-        let frame = {
-            let weak = weak.clone();
-            Closure::<dyn FnMut(f64)>::new(move |time: f64| {
-                if let Some(shared) = weak.upgrade() {
-                    shared.on_frame(time);
-                }
-            })
-        };
-        let timer = {
-            let weak = weak.clone();
-            Closure::<dyn FnMut()>::new(move || {
-                if let Some(shared) = weak.upgrade() {
-                    shared.on_timer();
-                }
-            })
-        };
-        let mut callbacks = Callbacks {
-            window: window.clone(),
-            frame,
-            frame_request: Cell::new(None),
-            timer,
-            timer_id: Cell::new(None),
-            timer_due: Cell::new(None),
-            listeners: Vec::new(),
-        };
-        LIVE_CALLBACKS.fetch_add(callbacks.closures(), Ordering::Relaxed);
+        let mut callbacks = Callbacks::new(window, frame_closure(&weak), timer_closure(&weak));
         let document_target: &EventTarget = document.as_ref();
         let window_target: &EventTarget = window.as_ref();
         let kinds = [
@@ -484,44 +364,65 @@ impl<S: 'static> PageLoop<S> {
             (window_target, "pageshow"),
         ];
         for (target, kind) in kinds {
-            let weak = weak.clone();
-            let page_document = document.clone();
-            let closure = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
-                let Some(shared) = weak.upgrade() else {
-                    return;
-                };
-                let persisted = || {
-                    event
-                        .dyn_ref::<PageTransitionEvent>()
-                        .is_some_and(PageTransitionEvent::persisted)
-                };
-                let page_event = match kind {
-                    "visibilitychange" if page_document.hidden() => PageEvent::Hidden,
-                    "visibilitychange" => PageEvent::Shown,
-                    "freeze" => PageEvent::Frozen,
-                    "resume" => PageEvent::Resumed,
-                    "pagehide" => PageEvent::PageHide {
-                        persisted: persisted(),
-                    },
-                    _ => PageEvent::PageShow {
-                        persisted: persisted(),
-                    },
-                };
-                shared.on_page_event(page_event);
-            });
-            // Counted as soon as it exists, so the drop below balances even
-            // if registering it fails.
-            LIVE_CALLBACKS.fetch_add(1, Ordering::Relaxed);
-            let added =
-                target.add_event_listener_with_callback(kind, closure.as_ref().unchecked_ref());
-            callbacks.listeners.push(Listener {
-                target: target.clone(),
-                kind,
-                closure,
-            });
-            added.map_err(|error| browser_error("addEventListener", &error))?;
+            callbacks.listen(target, kind, listener_closure(&weak, kind, document))?;
         }
         Ok(callbacks)
+    }
+}
+
+/// The animation-frame callback: a paint at the frame's time.
+fn frame_closure<S: 'static>(weak: &Weak<Shared<S>>) -> Closure<dyn FnMut(f64)> {
+    let weak = weak.clone();
+    Closure::<dyn FnMut(f64)>::new(move |time: f64| {
+        if let Some(shared) = weak.upgrade() {
+            shared.on_frame(time);
+        }
+    })
+}
+
+/// The timer's callback: a wake-up.
+fn timer_closure<S: 'static>(weak: &Weak<Shared<S>>) -> Closure<dyn FnMut()> {
+    let weak = weak.clone();
+    Closure::<dyn FnMut()>::new(move || {
+        if let Some(shared) = weak.upgrade() {
+            shared.on_timer();
+        }
+    })
+}
+
+/// The listener for the lifecycle event `kind`.
+fn listener_closure<S: 'static>(
+    weak: &Weak<Shared<S>>,
+    kind: &'static str,
+    document: &Document,
+) -> Closure<dyn FnMut(Event)> {
+    let weak = weak.clone();
+    let document = document.clone();
+    Closure::<dyn FnMut(Event)>::new(move |event: Event| {
+        if let Some(shared) = weak.upgrade() {
+            shared.on_page_event(page_event(kind, &event, &document));
+        }
+    })
+}
+
+/// The lifecycle change a browser event of `kind` announces.
+fn page_event(kind: &str, event: &Event, document: &Document) -> PageEvent {
+    let persisted = || {
+        event
+            .dyn_ref::<PageTransitionEvent>()
+            .is_some_and(PageTransitionEvent::persisted)
+    };
+    match kind {
+        "visibilitychange" if document.hidden() => PageEvent::Hidden,
+        "visibilitychange" => PageEvent::Shown,
+        "freeze" => PageEvent::Frozen,
+        "resume" => PageEvent::Resumed,
+        "pagehide" => PageEvent::PageHide {
+            persisted: persisted(),
+        },
+        _ => PageEvent::PageShow {
+            persisted: persisted(),
+        },
     }
 }
 
@@ -540,19 +441,5 @@ impl<S: 'static> std::fmt::Debug for PageLoop<S> {
         f.debug_struct("PageLoop")
             .field("started", &self.is_started())
             .finish_non_exhaustive()
-    }
-}
-
-fn browser_error(call: &'static str, error: &JsValue) -> WebError {
-    WebError::Browser {
-        call,
-        message: error
-            .as_string()
-            .or_else(|| {
-                error
-                    .dyn_ref::<js_sys::Error>()
-                    .map(|e| String::from(e.message()))
-            })
-            .unwrap_or_else(|| format!("{error:?}")),
     }
 }

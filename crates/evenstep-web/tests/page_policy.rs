@@ -405,3 +405,24 @@ fn a_zero_starvation_time_is_taken_as_a_millisecond() {
         PageOptions::DEFAULT_STARVED_AFTER
     );
 }
+
+#[test]
+fn a_starved_page_that_is_hidden_is_away_and_shown_again_waits_for_frames_afresh() {
+    let (clock, mut driver) = driver();
+    let mut steps = 0;
+    driver.start(false).unwrap();
+    clock.set(ms(250));
+    let _ = driver.timer(&mut steps);
+    assert!(driver.page().starved);
+
+    clock.set(ms(400));
+    let _ = driver.page_event(&mut steps, PageEvent::Hidden);
+    assert!(!driver.page().starved);
+    assert!(driver.policy().is_away());
+    clock.set(ms(1_000));
+    let away = driver.page_event(&mut steps, PageEvent::Shown).unwrap();
+    assert_eq!((away.since, away.until), (ms(400), ms(1_000)));
+    assert!(driver.page().is_painting());
+    assert_eq!(driver.next_wake(), Some(Nanos::from_millis(250)));
+    assert_eq!(driver.stats().starvations, 1);
+}

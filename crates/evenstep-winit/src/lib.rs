@@ -31,7 +31,10 @@
 //!   loop's statistics count the gap as an absence.
 //! - **Time through one clock.** The driver reads the [`Clock`](evenstep::Clock)
 //!   its loop reads; with a [`ManualClock`](evenstep::ManualClock) and a
-//!   stand-in [`WindowHandle`], the whole policy runs in a test.
+//!   stand-in [`WindowHandle`], the whole policy runs in a test. The
+//!   decisions themselves (paint, tick, ask for a redraw, wake) are
+//!   [`FramePolicy`](evenstep::FramePolicy)'s, the rules every evenstep
+//!   frame source shares; the driver feeds it what the window says.
 //! - **Clean endings.** A close request, or [`Loop::stop`](evenstep::Loop::stop)
 //!   from anywhere, ends the event loop at the next `about_to_wait`.
 //!
@@ -132,11 +135,13 @@
 #![forbid(unsafe_code)]
 
 mod display;
-mod driver;
 mod runner;
 mod visibility;
+mod window_driver;
+mod window_handle;
 
 pub use display::{Presentation, Refresh, RefreshSource};
-pub use driver::{DriverStats, Wake, WindowDriver, WindowHandle, WindowOptions};
 pub use runner::{RunError, WindowGame, run};
 pub use visibility::Visibility;
+pub use window_driver::{DriverStats, Wake, WindowDriver, WindowOptions};
+pub use window_handle::WindowHandle;

@@ -13,7 +13,7 @@ use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::window::{Window, WindowAttributes, WindowId};
 
-use crate::WindowDriver;
+use crate::window_driver::WindowDriver;
 
 /// A game run by [`run`]. The loop's update and render subscribers do the
 /// game's work; these hooks connect it to the window.

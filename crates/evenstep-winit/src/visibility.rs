@@ -32,7 +32,8 @@ pub struct Visibility {
     /// Redraws asked for have not arrived for the starvation time
     /// ([`WindowOptions::starved_after`](crate::WindowOptions::starved_after)
     /// refresh periods): a minimized window or a compositor that stopped
-    /// sending frames. Cleared by the next redraw that arrives.
+    /// sending frames. Cleared by the next redraw that arrives, and when
+    /// one of the other signals goes up.
     pub starved: bool,
 }
 
@@ -50,11 +51,11 @@ impl Visibility {
         !(self.hidden || self.occluded || self.minimized || self.starved)
     }
 
-    /// Whether a redraw that arrives now should be painted. A starved
-    /// window's redraw should (it is the sign the window is back); a
-    /// hidden, occluded or minimized one's should not (X11 sends them to
-    /// unmapped and minimized windows).
-    pub(crate) fn accepts_redraw(self) -> bool {
-        !(self.hidden || self.occluded || self.minimized)
+    /// Whether the platform's signals say the frames are not seen: hidden,
+    /// occluded or minimized. Such a window's redraws are not painted (X11
+    /// sends them to unmapped and minimized windows); a starved window's
+    /// are, since one arriving is the sign the window is back.
+    pub(crate) fn is_away(self) -> bool {
+        self.hidden || self.occluded || self.minimized
     }
 }

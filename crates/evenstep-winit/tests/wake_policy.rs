@@ -486,3 +486,46 @@ fn a_window_that_cannot_tell_whether_it_is_minimized_goes_on_painting() {
     assert_eq!(wakes.len(), 9);
     assert!(wakes.iter().all(|&wake| wake != at(250_000_000)));
 }
+
+#[test]
+fn a_window_shown_again_after_it_starved_asks_for_a_redraw_and_watches_it_afresh() {
+    let clock = ManualClock::new();
+    let window = FakeWindow::default();
+    let mut driver = attached(&clock, &window, WindowOptions::new());
+    let mut steps = 0;
+    clock.set(at(4 * PERIOD_60));
+    let _ = driver.poll(&mut steps, &window); // the first redraw never came
+    assert!(driver.visibility().starved);
+    assert_eq!(window.redraws_asked.get(), 2);
+
+    // Hidden, it is away, not starved: no redraws are asked for.
+    driver.set_visible(&window, false);
+    assert!(!driver.visibility().starved);
+    let _ = driver.poll(&mut steps, &window);
+    assert_eq!(window.redraws_asked.get(), 2);
+
+    clock.set(at(100_000_000));
+    driver.set_visible(&window, true);
+    assert!(driver.visibility().is_painting());
+    assert_eq!(window.redraws_asked.get(), 3);
+    assert_eq!(driver.stats().resumptions, 1);
+    assert_eq!(
+        driver.poll(&mut steps, &window),
+        Wake::At(at(100_000_000 + 4 * PERIOD_60))
+    );
+}
+
+#[test]
+fn an_uncovered_window_that_was_painting_asks_for_nothing_more() {
+    let clock = ManualClock::new();
+    let window = FakeWindow::default();
+    let mut driver = attached(&clock, &window, WindowOptions::new());
+    let mut steps = 0;
+    let _ = driver.redraw(&mut steps);
+    // X11 may say a window is uncovered that was never covered.
+    driver.window_event(&window, &WindowEvent::Occluded(false));
+    driver.set_visible(&window, true);
+    assert_eq!(window.redraws_asked.get(), 1);
+    assert_eq!(driver.stats().resumptions, 0);
+    assert_eq!(driver.poll(&mut steps, &window), Wake::At(at(PERIOD_60)));
+}

@@ -152,6 +152,7 @@ mod contexts;
 mod control;
 mod cpu;
 mod ease;
+mod frame_policy;
 mod game_loop;
 mod jobs;
 mod lerp;
@@ -172,6 +173,7 @@ pub use evenstep_core::{
     Pacing, PacingError, RenderCap, Rhythm, Speed, SpeedError, StateHash, Step, StepBudget, Steps,
     Timestamp, Timestep, TimestepError,
 };
+pub use frame_policy::{FrameAction, FramePolicy, Painting};
 pub use game_loop::{
     CatchUp, ConfigError, Loop, LoopBuilder, Pump, PumpKind, PumpReport, SubscriberId,
 };

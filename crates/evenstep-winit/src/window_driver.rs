@@ -1,76 +1,23 @@
-//! The window driver: a [`Loop`] fed from a window's events. It paints on
-//! `RedrawRequested` with the clock read there, decides in `about_to_wait`
-//! whether to ask for the next redraw, run a tick pump or sleep, and sleeps
-//! with `ControlFlow::WaitUntil` the next thing due, never in a busy loop.
+//! The window driver: a [`Loop`] fed from a window's events. It gathers
+//! what the platform says of the window (hidden, occluded, minimized) and
+//! hands it, with each redraw and each `about_to_wait`, to evenstep's
+//! [`FramePolicy`], then does what the policy answers: a paint pump on
+//! `RedrawRequested` with the clock read there, the next redraw asked for,
+//! a tick pump while the window is not painting, and a sleep with
+//! `ControlFlow::WaitUntil` the next thing due, never a busy loop.
 
 use std::num::NonZeroU32;
 
 use evenstep::{
-    Clock, ConfigError, Loop, LoopBuilder, MonotonicClock, Nanos, PumpKind, PumpReport, Timestamp,
+    Clock, ConfigError, FrameAction, FramePolicy, Loop, LoopBuilder, MonotonicClock, Nanos,
+    Painting, PumpReport, Timestamp,
 };
 use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow};
-use winit::window::Window;
 
-use crate::{Presentation, Refresh, RefreshSource, Visibility};
-
-/// The few things the driver asks of a window. Implemented for winit's
-/// [`Window`]; a test can implement it to drive the policy without a
-/// display.
-pub trait WindowHandle {
-    /// Asks the platform for a `RedrawRequested` event.
-    fn request_redraw(&self);
-    /// Shows or hides the window. (winit cannot hide a window on Wayland:
-    /// there this does nothing, and the window stays on screen with its
-    /// last frame.)
-    fn set_visible(&self, visible: bool);
-    /// The refresh rate of the monitor the window is on, if the platform
-    /// reports one.
-    fn refresh_rate_millihertz(&self) -> Option<u32>;
-    /// Whether the window is minimized, if the platform can tell (`None`
-    /// always on Wayland). By default the window cannot tell.
-    fn is_minimized(&self) -> Option<bool> {
-        None
-    }
-}
-
-impl WindowHandle for Window {
-    fn request_redraw(&self) {
-        Window::request_redraw(self);
-    }
-
-    fn set_visible(&self, visible: bool) {
-        Window::set_visible(self, visible);
-    }
-
-    fn refresh_rate_millihertz(&self) -> Option<u32> {
-        self.current_monitor()?.refresh_rate_millihertz()
-    }
-
-    fn is_minimized(&self) -> Option<bool> {
-        Window::is_minimized(self)
-    }
-}
-
-// A window is usually held in an `Arc` (softbuffer and renderers keep a
-// clone); a window held otherwise is passed as `&*window`.
-impl<W: WindowHandle + ?Sized> WindowHandle for std::sync::Arc<W> {
-    fn request_redraw(&self) {
-        (**self).request_redraw();
-    }
-
-    fn set_visible(&self, visible: bool) {
-        (**self).set_visible(visible);
-    }
-
-    fn refresh_rate_millihertz(&self) -> Option<u32> {
-        (**self).refresh_rate_millihertz()
-    }
-
-    fn is_minimized(&self) -> Option<bool> {
-        (**self).is_minimized()
-    }
-}
+use crate::display::{Presentation, Refresh, RefreshSource};
+use crate::visibility::Visibility;
+use crate::window_handle::WindowHandle;
 
 /// How the driver runs a window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,8 +93,8 @@ pub struct DriverStats {
     pub paints: u64,
     /// Tick pumps run while the window was not painting.
     pub ticks: u64,
-    /// Redraws that arrived while the window was hidden or occluded, and
-    /// were not painted.
+    /// Redraws that arrived while the window was hidden, occluded or
+    /// minimized, and were not painted.
     pub ignored_redraws: u64,
     /// Times redraws stopped arriving and tick pumps took over.
     pub starvations: u64,
@@ -178,7 +125,9 @@ pub struct DriverStats {
 ///   once the window was closed or the loop stopped.
 ///
 /// Hide and show the window with [`set_visible`](WindowDriver::set_visible)
-/// so the driver knows; see [`Visibility`] for what else it watches.
+/// so the driver knows; see [`Visibility`] for what else it watches. When
+/// to paint, tick, ask for a redraw and wake is [`FramePolicy`]'s to say:
+/// the driver feeds it the window's events and carries out its answers.
 ///
 /// The driver reads time from the same [`Clock`] it gives the loop, so a
 /// manual clock drives a whole windowed session in a test.
@@ -187,11 +136,10 @@ pub struct WindowDriver<S> {
     clock: Box<dyn Clock>,
     options: WindowOptions,
     refresh: Refresh,
-    visibility: Visibility,
-    /// When the next paint may be asked for, when the driver paces paints.
-    next_frame: Timestamp,
-    /// When the redraw asked for and not yet arrived was asked for.
-    redraw_asked: Option<Timestamp>,
+    /// What the platform says of the window; its `starved` is the
+    /// policy's, and stays false here.
+    signals: Visibility,
+    policy: FramePolicy,
     /// When the window is next asked whether it is minimized.
     next_minimized_check: Timestamp,
     close_requested: bool,
@@ -228,19 +176,20 @@ impl<S> WindowDriver<S> {
         C: Clock + Clone + 'static,
     {
         let game_loop = builder.clock(clock.clone()).build()?;
-        Ok(WindowDriver {
+        let mut driver = WindowDriver {
             game_loop,
             clock: Box::new(clock),
             options,
             refresh: options.refresh.unwrap_or_else(Refresh::fallback),
-            visibility: Visibility::default(),
-            next_frame: Timestamp::ZERO,
-            redraw_asked: None,
+            signals: Visibility::default(),
+            policy: FramePolicy::new(Nanos::ZERO),
             next_minimized_check: Timestamp::ZERO,
             close_requested: false,
             attached: false,
             stats: DriverStats::default(),
-        })
+        };
+        driver.pace_policy();
+        Ok(driver)
     }
 
     /// The loop, to register subscribers and timers or to read statistics.
@@ -263,7 +212,16 @@ impl<S> WindowDriver<S> {
 
     /// What the driver knows of the window's visibility.
     pub fn visibility(&self) -> Visibility {
-        self.visibility
+        Visibility {
+            starved: self.policy.is_starved(),
+            ..self.signals
+        }
+    }
+
+    /// The frame-source policy as it stands: painting, away or starved, and
+    /// what it waits for.
+    pub fn policy(&self) -> &FramePolicy {
+        &self.policy
     }
 
     /// What the driver has done.
@@ -285,8 +243,8 @@ impl<S> WindowDriver<S> {
     /// Attaches the window once it exists (in `resumed`): reads the
     /// monitor's refresh rate unless the options gave one, starts the loop
     /// at the clock's reading, and asks for the first redraw. Calling it
-    /// again (a window re-created after a suspend) re-reads the refresh rate
-    /// and leaves the loop running.
+    /// again (a window re-created after a suspend) re-reads the refresh rate,
+    /// asks for a redraw and leaves the loop running.
     ///
     /// The refresh rate is read here and nowhere else: winit sends no event
     /// when a window moves to another monitor or the monitor's mode changes.
@@ -294,6 +252,7 @@ impl<S> WindowDriver<S> {
         if self.options.refresh.is_none() {
             self.refresh = Refresh::from_millihertz(window.refresh_rate_millihertz());
         }
+        self.pace_policy();
         // What the monitor said of its rate seeds the loop's display model;
         // the fallback is no word from the display, and says nothing.
         let reported = self.refresh.source() == RefreshSource::Monitor;
@@ -304,11 +263,9 @@ impl<S> WindowDriver<S> {
             self.game_loop.start();
         }
         let now = self.clock.now();
-        self.next_frame = now;
-        self.note_minimized(window, now);
-        if self.visibility.is_painting() {
-            self.ask_redraw(window, now);
-        }
+        let _ = self.read_minimized(window, now);
+        let action = self.policy.start(now, self.signals.is_away());
+        self.carry_out(window, action);
     }
 
     /// Shows or hides the window and tells the driver. Hidden, the window
@@ -320,12 +277,9 @@ impl<S> WindowDriver<S> {
     /// it and runs tick pumps until it is shown again.
     pub fn set_visible(&mut self, window: &impl WindowHandle, visible: bool) {
         window.set_visible(visible);
-        self.visibility.hidden = !visible;
-        if visible {
-            self.resume_painting(window);
-        } else {
-            self.stop_painting();
-        }
+        self.signals.hidden = !visible;
+        let now = self.clock.now();
+        self.signals_changed(window, now);
     }
 
     /// Notes what the driver needs from a window event: `Occluded`,
@@ -342,12 +296,9 @@ impl<S> WindowDriver<S> {
                 self.note_minimized(window, now);
             }
             WindowEvent::Occluded(occluded) => {
-                self.visibility.occluded = *occluded;
-                if *occluded {
-                    self.stop_painting();
-                } else {
-                    self.resume_painting(window);
-                }
+                self.signals.occluded = *occluded;
+                let now = self.clock.now();
+                self.signals_changed(window, now);
             }
             WindowEvent::CloseRequested | WindowEvent::Destroyed => self.close_requested = true,
             _ => {}
@@ -355,36 +306,19 @@ impl<S> WindowDriver<S> {
     }
 
     /// Handles `WindowEvent::RedrawRequested`: a paint pump at the clock's
-    /// reading, unless the window is hidden or occluded (an unmapped X11
-    /// window may still be sent redraws). Returns the pump's report when it
-    /// ran; draw and present if `report.rendered`.
+    /// reading, unless the window is hidden, occluded or minimized (X11 may
+    /// still send redraws to an unmapped or minimized window). Returns the
+    /// pump's report when it ran; draw and present if `report.rendered`.
     pub fn redraw(&mut self, state: &mut S) -> Option<PumpReport> {
-        self.redraw_asked = None;
-        if !self.visibility.accepts_redraw() {
+        let now = self.clock.now();
+        let action = self.policy.frame_arrived(now);
+        let Some(kind) = action.pump else {
             self.stats.ignored_redraws += 1;
             return None;
-        }
-        let now = self.clock.now();
-        if self.visibility.starved {
-            self.visibility.starved = false;
-            self.stats.resumptions += 1;
-        }
-        let report = self
-            .game_loop
-            .pump_at(state, PumpKind::Paint, now)
-            .report()?;
+        };
+        self.count(action.painting);
+        let report = self.game_loop.pump_at(state, kind, now).report()?;
         self.stats.paints += 1;
-        if let Some(period) = self.frame_period() {
-            // Phase-locked: the next paint is one period after this one's
-            // slot, not after its (slightly late) wake-up, unless it fell a
-            // whole period behind.
-            let next = self.next_frame.saturating_add(period);
-            self.next_frame = if next > now {
-                next
-            } else {
-                now.saturating_add(period)
-            };
-        }
         Some(report)
     }
 
@@ -408,70 +342,55 @@ impl<S> WindowDriver<S> {
 
     /// The loop policy, without the event loop: exits once closed or
     /// stopped; asks the window whether it is minimized every
-    /// [`Visibility::MINIMIZED_CHECK_PERIOD`]; while painting, asks for a
-    /// redraw when the next frame is due and notices when asked-for redraws
-    /// stop arriving; while not painting, runs a tick pump when a step or
-    /// real timer is due. Returns when to wake next.
+    /// [`Visibility::MINIMIZED_CHECK_PERIOD`]; then does what
+    /// [`FramePolicy::poll`] answers: while painting, asks for a redraw
+    /// when the next frame is due and notices when asked-for redraws stop
+    /// arriving; while not painting, runs a tick pump when a step or real
+    /// timer is due. Returns when to wake next.
     pub fn poll(&mut self, state: &mut S, window: &impl WindowHandle) -> Wake {
         self.stats.wake_ups += 1;
-        if self.close_requested && self.game_loop.is_running() {
-            self.game_loop.stop();
-        }
-        if self.close_requested || (self.attached && !self.game_loop.is_running()) {
-            return Wake::Exit;
-        }
-        if !self.attached {
-            return Wake::OnEvent;
+        if let Some(wake) = self.closing() {
+            return wake;
         }
         let now = self.clock.now();
         if now >= self.next_minimized_check {
             self.note_minimized(window, now);
         }
-        if self.visibility.is_painting() {
-            let Some(asked) = self.redraw_asked else {
-                if self.frame_period().is_some() && now < self.next_frame {
-                    return Wake::At(self.next_frame);
-                }
-                self.ask_redraw(window, now);
-                return Wake::At(now.saturating_add(self.starve_time()));
-            };
-            let starve_at = asked.saturating_add(self.starve_time());
-            if now < starve_at {
-                return Wake::At(starve_at);
-            }
-            // The redraw asked for never came: the window is minimized, or
-            // the compositor stopped sending frames.
-            self.visibility.starved = true;
-            self.stats.starvations += 1;
-            self.stop_painting();
-        }
-        // Not painting: the rules and the real timeline run on tick pumps.
-        if self.visibility.starved {
-            // Keep one redraw asked for: its arrival is how a window that
-            // is shown again (a restored minimized window) says so.
-            window.request_redraw();
-        }
-        if self.game_loop.next_due().is_some_and(|due| due <= now) {
-            let ran = self.game_loop.pump_at(state, PumpKind::Tick, now);
-            if ran.ran() {
+        let action = self.policy.poll(now, self.game_loop.next_due());
+        self.carry_out(window, action);
+        if let Some(kind) = action.pump {
+            if self.game_loop.pump_at(state, kind, now).ran() {
                 self.stats.ticks += 1;
             }
             if !self.game_loop.is_running() {
                 return Wake::Exit;
             }
         }
-        // Never wake for a due time that has passed: a timer that keeps
-        // being due would otherwise spin.
-        let due = self
-            .game_loop
-            .next_due()
-            .map(|due| due.max(now.saturating_add(Nanos::from_millis(1))));
+        self.wake(now)
+    }
+
+    /// `Exit` once closed (stopping the loop) or once the loop stopped;
+    /// `OnEvent` until the window is attached; `None` otherwise.
+    fn closing(&mut self) -> Option<Wake> {
+        if self.close_requested && self.game_loop.is_running() {
+            self.game_loop.stop();
+        }
+        if self.close_requested || (self.attached && !self.game_loop.is_running()) {
+            Some(Wake::Exit)
+        } else if self.attached {
+            None
+        } else {
+            Some(Wake::OnEvent)
+        }
+    }
+
+    /// When to wake after a poll at `now`: the policy's wake-up, or sooner
+    /// to ask a minimized window whether it still is.
+    fn wake(&self, now: Timestamp) -> Wake {
+        let due = self.policy.wake_at(now, self.game_loop.next_due());
         // A minimized window may be restored with no event to say so: wake
         // to ask it, on the slow timer.
-        let check = self
-            .visibility
-            .minimized
-            .then_some(self.next_minimized_check);
+        let check = self.signals.minimized.then_some(self.next_minimized_check);
         match (due, check) {
             (Some(due), Some(check)) => Wake::At(due.min(check)),
             (Some(at), None) | (None, Some(at)) => Wake::At(at),
@@ -479,55 +398,67 @@ impl<S> WindowDriver<S> {
         }
     }
 
-    /// Asks the window whether it is minimized and acts on a change: stops
-    /// painting when it is, paints again when it no longer is. A window
-    /// that cannot tell (`None`, always on Wayland) changes nothing.
+    /// Asks the window whether it is minimized and, on a change, tells the
+    /// policy. A window that cannot tell (`None`, always on Wayland)
+    /// changes nothing.
     fn note_minimized(&mut self, window: &impl WindowHandle, now: Timestamp) {
+        if self.read_minimized(window, now) {
+            self.signals_changed(window, now);
+        }
+    }
+
+    /// Asks the window whether it is minimized, notes the answer and when
+    /// to ask next, and says whether the answer changed.
+    fn read_minimized(&mut self, window: &impl WindowHandle, now: Timestamp) -> bool {
         self.next_minimized_check =
             now.saturating_add(Nanos::from_duration(Visibility::MINIMIZED_CHECK_PERIOD));
         let Some(minimized) = window.is_minimized() else {
-            return;
+            return false;
         };
-        if minimized == self.visibility.minimized {
-            return;
-        }
-        self.visibility.minimized = minimized;
-        if minimized {
-            self.stop_painting();
-        } else {
-            self.resume_painting(window);
-        }
+        let changed = minimized != self.signals.minimized;
+        self.signals.minimized = minimized;
+        changed
     }
 
-    /// The window stopped showing frames: no redraw is awaited, and the
-    /// loop counts the gap to the next paint as an absence, however short.
-    fn stop_painting(&mut self) {
-        self.redraw_asked = None;
-        self.game_loop.begin_absence();
-    }
-
-    fn ask_redraw(&mut self, window: &impl WindowHandle, now: Timestamp) {
-        window.request_redraw();
-        self.redraw_asked = Some(now);
-    }
-
-    fn resume_painting(&mut self, window: &impl WindowHandle) {
-        if self.visibility.is_painting() && self.attached {
-            let now = self.clock.now();
-            self.stats.resumptions += 1;
-            self.next_frame = now;
-            self.ask_redraw(window, now);
+    /// The platform's signals changed at `now`: the policy decides whether
+    /// painting stops or resumes. Before the window is attached there is
+    /// nothing to paint; [`attach`](WindowDriver::attach) reads the signals.
+    fn signals_changed(&mut self, window: &impl WindowHandle, now: Timestamp) {
+        if self.attached {
+            let action = self.policy.set_away(now, self.signals.is_away());
+            self.carry_out(window, action);
         }
     }
 
-    fn frame_period(&self) -> Option<Nanos> {
-        self.options.presentation.frame_period(self.refresh)
+    /// Carries out what the policy answered, but its pump.
+    fn carry_out(&mut self, window: &impl WindowHandle, action: FrameAction) {
+        if action.request_redraw {
+            window.request_redraw();
+        }
+        if action.begin_absence() {
+            self.game_loop.begin_absence();
+        }
+        self.count(action.painting);
     }
 
-    fn starve_time(&self) -> Nanos {
-        self.refresh
-            .period()
-            .saturating_mul(u64::from(self.options.starved_after.get()))
+    /// Sets the policy's pace for the refresh in use: paints paced unless
+    /// the surface waits for vsync, starvation after the options' refresh
+    /// periods.
+    fn pace_policy(&mut self) {
+        let presentation = self.options.presentation;
+        self.policy
+            .set_frame_period(presentation.frame_period(self.refresh));
+        let periods = u64::from(self.options.starved_after.get());
+        self.policy
+            .set_starve_after(self.refresh.period().saturating_mul(periods));
+    }
+
+    fn count(&mut self, painting: Option<Painting>) {
+        match painting {
+            Some(Painting::Starved) => self.stats.starvations += 1,
+            Some(Painting::Resumed) => self.stats.resumptions += 1,
+            Some(Painting::Away) | None => {}
+        }
     }
 }
 
@@ -537,9 +468,8 @@ impl<S> std::fmt::Debug for WindowDriver<S> {
             .field("game_loop", &self.game_loop)
             .field("options", &self.options)
             .field("refresh", &self.refresh)
-            .field("visibility", &self.visibility)
-            .field("next_frame", &self.next_frame)
-            .field("redraw_asked", &self.redraw_asked)
+            .field("visibility", &self.visibility())
+            .field("policy", &self.policy)
             .field("close_requested", &self.close_requested)
             .field("stats", &self.stats)
             .finish_non_exhaustive()

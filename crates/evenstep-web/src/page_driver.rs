@@ -1,13 +1,21 @@
-//! The page driver: the frame source's decisions, without the browser. It
-//! paints on animation frames at the frame's own time, ticks on a timer
-//! while the page is not painting, follows the page's lifecycle, and says
-//! when its timer should wake next. The browser glue
-//! (`PageLoop`, built for wasm32 only) forwards callbacks to it;
-//! a test forwards them by hand, on a manual clock.
+//! The page driver: the frame source without the browser. It follows the
+//! page's lifecycle, hands what it sees to evenstep's [`FramePolicy`] (the
+//! rules every frame source shares: paint on frames, tick while not
+//! painting, wake when due) and does what the policy answers: paints at
+//! each animation frame's own time, ticks on a timer while the page is not
+//! painting, and says when that timer should wake next. It also ticks at
+//! each lifecycle change and reports each absence when it ends ([`Away`]).
+//! The browser glue (`PageLoop`, built for wasm32 only) forwards callbacks
+//! to it; a test forwards them by hand, on a manual clock.
 
-use evenstep::{Clock, ConfigError, Loop, LoopBuilder, Nanos, PumpKind, PumpReport, Timestamp};
+use evenstep::{
+    Clock, ConfigError, FrameAction, FramePolicy, Loop, LoopBuilder, Nanos, Painting, PumpKind,
+    PumpReport, Timestamp,
+};
 
-use crate::{Away, PageEvent, PageState, WebError};
+use crate::away::{Absence, Away};
+use crate::error::WebError;
+use crate::page::{PageEvent, PageState};
 
 /// How the driver runs a page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,51 +89,6 @@ pub struct PageStats {
     pub paint_pump_time: Nanos,
 }
 
-/// An absence in progress.
-#[derive(Clone, Copy, Debug)]
-struct Absence {
-    since: Timestamp,
-    suspended_since: Option<Timestamp>,
-    suspended: Nanos,
-    dropped: Nanos,
-    dropped_steps: u64,
-    steps: u64,
-    tick_pumps: u64,
-}
-
-impl Absence {
-    fn new(since: Timestamp) -> Absence {
-        Absence {
-            since,
-            suspended_since: None,
-            suspended: Nanos::ZERO,
-            dropped: Nanos::ZERO,
-            dropped_steps: 0,
-            steps: 0,
-            tick_pumps: 0,
-        }
-    }
-
-    fn count(&mut self, report: &PumpReport) {
-        self.dropped = self.dropped.saturating_add(report.plan.dropped());
-        self.dropped_steps += report.plan.steps_dropped();
-        self.steps += report.steps;
-        self.tick_pumps += 1;
-    }
-
-    fn end(self, until: Timestamp) -> Away {
-        Away {
-            since: self.since,
-            until,
-            suspended: self.suspended,
-            dropped: self.dropped,
-            dropped_steps: self.dropped_steps,
-            steps: self.steps,
-            tick_pumps: self.tick_pumps,
-        }
-    }
-}
-
 /// Drives a [`Loop`] from a browser page's callbacks.
 ///
 /// Forward four things, and the driver does the rest:
@@ -138,8 +101,12 @@ impl Absence {
 /// - each lifecycle event to [`page_event`](PageDriver::page_event): it
 ///   ticks at the change, and when the page is painted again after an
 ///   absence it returns the [`Away`] report;
-/// - after each of these, arm the timer for
+/// - after each of these, ask for animation frames while
+///   [`wants_frames`](PageDriver::wants_frames), and arm the timer for
 ///   [`next_wake`](PageDriver::next_wake).
+///
+/// When to paint, tick and wake is [`FramePolicy`]'s to say: the driver
+/// feeds it the page's callbacks and carries out its answers.
 ///
 /// The driver reads time from the same [`Clock`] it gives the loop; in a
 /// page that is `performance.now()`, in a test a manual clock.
@@ -153,10 +120,10 @@ pub struct PageDriver<S> {
     game_loop: Loop<S>,
     clock: Box<dyn Clock>,
     options: PageOptions,
+    /// What the browser says of the page; its `starved` is the policy's,
+    /// and stays false here.
     page: PageState,
-    /// The latest painted frame's time, or the start: when the page last
-    /// showed it renders.
-    last_frame: Timestamp,
+    policy: FramePolicy,
     /// The previous timer wake-up, while the page has stayed hidden since.
     last_hidden_wake: Option<Timestamp>,
     absence: Option<Absence>,
@@ -185,7 +152,7 @@ impl<S> PageDriver<S> {
             clock: Box::new(clock),
             options,
             page: PageState::default(),
-            last_frame: Timestamp::ZERO,
+            policy: FramePolicy::new(options.starved_after),
             last_hidden_wake: None,
             absence: None,
             stats: PageStats::default(),
@@ -204,7 +171,16 @@ impl<S> PageDriver<S> {
 
     /// What the driver knows of the page.
     pub fn page(&self) -> PageState {
-        self.page
+        PageState {
+            starved: self.policy.is_starved(),
+            ..self.page
+        }
+    }
+
+    /// The frame-source policy as it stands: painting, away or starved, and
+    /// what it waits for.
+    pub fn policy(&self) -> &FramePolicy {
+        &self.policy
     }
 
     /// What the driver has done.
@@ -239,9 +215,11 @@ impl<S> PageDriver<S> {
             hidden,
             ..PageState::default()
         };
-        self.last_frame = now;
         self.last_hidden_wake = None;
-        self.absence = hidden.then(|| Absence::new(now));
+        self.absence = hidden.then(|| Absence::new(now, false));
+        self.policy = FramePolicy::new(self.options.starved_after);
+        let action = self.policy.start(now, hidden);
+        self.carry_out(action);
         Ok(())
     }
 
@@ -264,17 +242,16 @@ impl<S> PageDriver<S> {
         if !self.game_loop.is_running() {
             return None;
         }
-        if !self.page.accepts_frames() {
+        let action = self.policy.frame_arrived(frame_time);
+        let Some(kind) = action.pump else {
             self.stats.ignored_frames += 1;
             return None;
-        }
-        self.page.starved = false;
-        self.last_frame = frame_time;
+        };
+        // The next frame is asked for in this same callback: the wait for
+        // it runs from this frame's time, the page's time for it.
+        self.policy.redraw_requested(frame_time);
         let began = self.clock.now();
-        let report = self
-            .game_loop
-            .pump_at(state, PumpKind::Paint, frame_time)
-            .report()?;
+        let report = self.game_loop.pump_at(state, kind, frame_time).report()?;
         let cost = self.clock.now().saturating_since(began);
         self.stats.paint_pump_time = self.stats.paint_pump_time.saturating_add(cost);
         self.stats.paints += 1;
@@ -292,26 +269,11 @@ impl<S> PageDriver<S> {
         let now = self.clock.now();
         self.stats.wakes += 1;
         if self.page.hidden {
-            self.stats.hidden_wakes += 1;
-            if let Some(previous) = self.last_hidden_wake.replace(now) {
-                let gap = now.saturating_since(previous);
-                let counts = &mut self.stats;
-                counts.shortest_hidden_wake_gap =
-                    Some(counts.shortest_hidden_wake_gap.map_or(gap, |g| g.min(gap)));
-                counts.longest_hidden_wake_gap =
-                    Some(counts.longest_hidden_wake_gap.map_or(gap, |g| g.max(gap)));
-            }
+            self.note_hidden_wake(now);
         }
-        if self.page.is_painting()
-            && now.saturating_since(self.last_frame) >= self.options.starved_after
-        {
-            self.page.starved = true;
-            self.stats.starvations += 1;
-            self.game_loop.begin_absence();
-        }
-        if self.page.is_painting() || self.game_loop.next_due().is_none_or(|due| due > now) {
-            return None;
-        }
+        let action = self.policy.poll(now, self.game_loop.next_due());
+        self.carry_out(action);
+        action.pump?;
         self.tick(state, now)
     }
 
@@ -325,33 +287,12 @@ impl<S> PageDriver<S> {
         }
         let now = self.clock.now();
         let was_away = self.page.is_away();
-        match event {
-            PageEvent::Hidden => self.page.hidden = true,
-            PageEvent::Shown => self.page.hidden = false,
-            PageEvent::Frozen => self.page.frozen = true,
-            PageEvent::Resumed => self.page.frozen = false,
-            PageEvent::PageHide { .. } => self.page.cached = true,
-            PageEvent::PageShow { persisted } => {
-                // A first load's `pageshow` changes nothing; a restored
-                // page's ends its stay in the cache.
-                if !persisted && !self.page.cached {
-                    return None;
-                }
-                self.page.cached = false;
-            }
+        if !self.page.apply(event) {
+            return None;
         }
         let suspended = self.page.is_suspended();
         if let Some(absence) = &mut self.absence {
-            match (absence.suspended_since, suspended) {
-                (Some(since), false) => {
-                    absence.suspended = absence
-                        .suspended
-                        .saturating_add(now.saturating_since(since));
-                    absence.suspended_since = None;
-                }
-                (None, true) => absence.suspended_since = Some(now),
-                _ => {}
-            }
+            absence.note_suspension(now, suspended);
         }
         if !self.page.hidden {
             self.last_hidden_wake = None;
@@ -359,21 +300,16 @@ impl<S> PageDriver<S> {
         // The tick at the change: before a suspension, the last chance to
         // run what is due; after one, the whole suspended span at once.
         let _ = self.tick(state, now);
+        // However short, the spell away is an absence, not a slow frame, in
+        // the loop's statistics too: the policy says when one begins.
+        let action = self.policy.set_away(now, self.page.is_away());
+        self.carry_out(action);
         match (was_away, self.page.is_away()) {
             (false, true) => {
-                // However short, the spell away is an absence, not a slow
-                // frame, in the loop's statistics too.
-                self.game_loop.begin_absence();
-                let mut absence = Absence::new(now);
-                if suspended {
-                    absence.suspended_since = Some(now);
-                }
-                self.absence = Some(absence);
+                self.absence = Some(Absence::new(now, suspended));
                 None
             }
             (true, false) => {
-                self.page.starved = false;
-                self.last_frame = now;
                 self.stats.absences += 1;
                 self.absence.take().map(|absence| absence.end(now))
             }
@@ -384,28 +320,51 @@ impl<S> PageDriver<S> {
     /// How long from now the page's timer should wake, or `None` when it
     /// need not (the loop is not running, or the page is suspended and no
     /// timer would run). While painting: when the frames would count as
-    /// stopped. Otherwise: when the loop's next step, real timer or request
-    /// is due ([`Loop::next_due`]), at least a millisecond away so a due
-    /// time that has passed cannot spin; `None` if nothing is ever due (a
+    /// stopped (at once, if that has passed). Otherwise: when the loop's
+    /// next step, real timer or request is due ([`Loop::next_due`]), at
+    /// least a millisecond away so a due time that has passed cannot spin
+    /// ([`FramePolicy::MIN_TICK_WAIT`]); `None` if nothing is ever due (a
     /// paused loop without real timers).
     pub fn next_wake(&self) -> Option<Nanos> {
         if !self.game_loop.is_running() || self.page.is_suspended() {
             return None;
         }
         let now = self.clock.now();
-        let at = if self.page.is_painting() {
-            self.last_frame.saturating_add(self.options.starved_after)
-        } else {
-            self.game_loop.next_due()?
-        };
-        Some(at.saturating_since(now).max(Nanos::from_millis(1)))
+        let at = self.policy.wake_at(now, self.game_loop.next_due())?;
+        Some(at.saturating_since(now))
     }
 
     /// Whether animation frames should be asked for: the loop runs and the
     /// page is not away. A starved page keeps asking: a frame arriving is
-    /// how it says it renders again.
+    /// how it says it renders again. (Every frame the policy asks for is
+    /// asked for this way.)
     pub fn wants_frames(&self) -> bool {
-        self.game_loop.is_running() && self.page.accepts_frames()
+        self.game_loop.is_running() && self.policy.wants_frames()
+    }
+
+    /// Carries out what the policy answered, but its pump and its request
+    /// for a frame (see [`wants_frames`](PageDriver::wants_frames)).
+    fn carry_out(&mut self, action: FrameAction) {
+        if action.begin_absence() {
+            self.game_loop.begin_absence();
+        }
+        if action.painting == Some(Painting::Starved) {
+            self.stats.starvations += 1;
+        }
+    }
+
+    /// Counts a timer wake-up while hidden, and its gap from the previous
+    /// one while the page stayed hidden.
+    fn note_hidden_wake(&mut self, now: Timestamp) {
+        self.stats.hidden_wakes += 1;
+        if let Some(previous) = self.last_hidden_wake.replace(now) {
+            let gap = now.saturating_since(previous);
+            let counts = &mut self.stats;
+            counts.shortest_hidden_wake_gap =
+                Some(counts.shortest_hidden_wake_gap.map_or(gap, |g| g.min(gap)));
+            counts.longest_hidden_wake_gap =
+                Some(counts.longest_hidden_wake_gap.map_or(gap, |g| g.max(gap)));
+        }
     }
 
     fn tick(&mut self, state: &mut S, now: Timestamp) -> Option<PumpReport> {
@@ -426,8 +385,8 @@ impl<S> std::fmt::Debug for PageDriver<S> {
         f.debug_struct("PageDriver")
             .field("game_loop", &self.game_loop)
             .field("options", &self.options)
-            .field("page", &self.page)
-            .field("last_frame", &self.last_frame)
+            .field("page", &self.page())
+            .field("policy", &self.policy)
             .field("stats", &self.stats)
             .finish_non_exhaustive()
     }
