@@ -8,11 +8,9 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::time::Duration;
 
-use std::num::NonZeroU32;
-
 use evenstep_core::{
-    FrameLoop, FramePlan, FrameRateGovernor, Nanos, Pacing, RenderCap, Speed, StepBudget,
-    Timestamp, Timestep,
+    FrameLoop, FramePlan, FrameRateGovernor, Nanos, Pacing, Rate, Speed, StepBudget, Timestamp,
+    Timestep,
 };
 
 use crate::context::{Control, RenderContext, StepContext};
@@ -237,7 +235,7 @@ pub struct Loop<S> {
     since_render_units: u128,
     /// The render cap the game set; the planner's is the lower of it and
     /// the governor's.
-    render_cap: Option<(NonZeroU32, NonZeroU32)>,
+    render_cap: Option<Rate>,
     governor: Option<FrameRateGovernor>,
     next_id: u64,
     stats: Box<Collector>,
@@ -575,26 +573,19 @@ impl<S> Loop<S> {
             .set_refresh_hint(period.map(Nanos::from_duration));
     }
 
-    /// Caps renders at `max_fps` a second of real time (`None`: render every
-    /// paint pump). Steps, timers and jobs run on the pumps it skips.
-    pub fn set_render_cap(&mut self, max_fps: Option<NonZeroU32>) {
-        self.set_render_cap_ratio(max_fps.map(|fps| (fps, NonZeroU32::MIN)));
-    }
-
-    /// Caps renders at `renders` every `per_seconds` seconds of real time,
-    /// a rate that need not be whole: `(30_000, 1_001)` is 29.97 fps (see
-    /// [`FrameLoop::set_render_cap_ratio`]; `None`: no cap).
-    pub fn set_render_cap_ratio(&mut self, cap: Option<(NonZeroU32, NonZeroU32)>) {
-        self.render_cap = cap;
+    /// Caps renders at `rate` a second of real time, a rate that need not
+    /// be whole (`None`: render every paint pump; see
+    /// [`FrameLoop::set_render_cap`]). Steps, timers and jobs run on the
+    /// pumps it skips.
+    pub fn set_render_cap(&mut self, rate: Option<Rate>) {
+        self.render_cap = rate;
         self.apply_render_cap();
     }
 
-    /// The render cap the game set, as `(renders, per_seconds)` in lowest
-    /// terms (the governor may hold renders lower: see
-    /// [`set_governor`](Loop::set_governor)).
-    pub fn render_cap_ratio(&self) -> Option<(NonZeroU32, NonZeroU32)> {
+    /// The render cap the game set (the governor may hold renders lower:
+    /// see [`set_governor`](Loop::set_governor)).
+    pub fn render_cap(&self) -> Option<Rate> {
         self.render_cap
-            .map(|(renders, per)| RenderCap::from_ratio(renders, per).ratio())
     }
 
     /// Sets (or, with `None`, removes) the frame-rate governor: while paint
@@ -661,13 +652,12 @@ impl<S> Loop<S> {
         let governed = self
             .governor
             .as_ref()
-            .and_then(FrameRateGovernor::max_fps)
-            .map(|fps| (fps, NonZeroU32::MIN));
+            .and_then(FrameRateGovernor::render_cap);
         let cap = match (self.render_cap, governed) {
-            (Some(a), Some(b)) => Some(if slower(a, b) { a } else { b }),
+            (Some(a), Some(b)) => Some(a.min(b)),
             (cap, governed) => cap.or(governed),
         };
-        self.frames.set_render_cap_ratio(cap);
+        self.frames.set_render_cap(cap);
     }
 
     /// Runs one frame of the loop at the clock's time. `kind` says whether
@@ -1283,7 +1273,7 @@ pub struct LoopBuilder<S> {
     budget: Budget,
     speed: Speed,
     pacing: Pacing,
-    render_cap: Option<(NonZeroU32, NonZeroU32)>,
+    render_cap: Option<Rate>,
     governor: Option<FrameRateGovernor>,
     warmup_frames: u32,
     absence: Duration,
@@ -1352,20 +1342,10 @@ impl<S> LoopBuilder<S> {
         self
     }
 
-    /// A render cap in renders a second of real time (default: none).
-    pub fn render_cap(mut self, max_fps: Option<NonZeroU32>) -> LoopBuilder<S> {
-        self.render_cap = max_fps.map(|fps| (fps, NonZeroU32::MIN));
-        self
-    }
-
-    /// A render cap of `renders` every `per_seconds` seconds of real time,
-    /// a rate that need not be whole (see [`Loop::set_render_cap_ratio`]).
-    pub fn render_cap_ratio(
-        mut self,
-        renders: NonZeroU32,
-        per_seconds: NonZeroU32,
-    ) -> LoopBuilder<S> {
-        self.render_cap = Some((renders, per_seconds));
+    /// A render cap in renders a second of real time, a rate that need not
+    /// be whole (default: none; see [`Loop::set_render_cap`]).
+    pub fn render_cap(mut self, rate: Option<Rate>) -> LoopBuilder<S> {
+        self.render_cap = rate;
         self
     }
 
@@ -1433,7 +1413,7 @@ impl<S> LoopBuilder<S> {
         let mut frames =
             FrameLoop::new(self.timestep, budget, Timestamp::ZERO).with_pacing(self.pacing);
         frames.set_speed(self.speed);
-        frames.set_render_cap_ratio(self.render_cap);
+        frames.set_render_cap(self.render_cap);
         Ok(Loop {
             clock,
             frames,
@@ -1498,11 +1478,6 @@ impl<S> fmt::Debug for LoopBuilder<S> {
             .field("gap_window", &self.gap_window)
             .finish_non_exhaustive()
     }
-}
-
-/// Whether the rate `a` (renders per seconds) is below `b`.
-fn slower(a: (NonZeroU32, NonZeroU32), b: (NonZeroU32, NonZeroU32)) -> bool {
-    u64::from(a.0.get()) * u64::from(b.1.get()) < u64::from(b.0.get()) * u64::from(a.1.get())
 }
 
 /// Why a [`Loop`] could not be configured.

@@ -170,8 +170,8 @@ pub use driver::{
 pub use ease::{Ease, UnknownEase};
 pub use evenstep_core::{
     Alpha, BudgetError, DisplayModel, FrameLoop, FramePlan, FrameRateGovernor, FrameStats, Nanos,
-    Pacing, PacingError, RenderCap, Rhythm, Speed, SpeedError, StateHash, Step, StepBudget, Steps,
-    Timestamp, Timestep, TimestepError,
+    Pacing, PacingError, Rate, RateError, RenderCap, Rhythm, Speed, SpeedError, StateHash, Step,
+    StepBudget, Steps, Timestamp, Timestep, TimestepError,
 };
 pub use jobs::JobHandle;
 pub use lerp::{Interpolated, Lerp};
