@@ -5,11 +5,31 @@
 //! [evenstep](https://github.com/evenstep/evenstep): `#![no_std]`, no
 //! allocation, no dependencies, no clock reads, no `unsafe`.
 //!
+//! A 60 Hz planner given a frame 20 ms after its start runs one step, then
+//! draws a little past it:
+//!
+//! ```
+//! use evenstep_core::{FrameLoop, Nanos, StepBudget, Timestamp, Timestep};
+//!
+//! let start = Timestamp::ZERO; // read your clock after bring-up
+//! let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, start);
+//!
+//! let plan = frames.begin_frame(start + Nanos::from_millis(20));
+//! let mut position = 0.0_f64;
+//! for step in plan.steps() {
+//!     position += 3.0 * step.dt_secs_f64(); // every step: the same dt
+//! }
+//! assert_eq!(plan.steps_run(), 1);
+//! let blend = plan.alpha().as_f32(); // draw between the last two states
+//! assert!((0.0..1.0).contains(&blend));
+//! ```
+//!
 //! # Goals, in order
 //!
 //! 1. **Exact.** Time is integer nanoseconds in newtypes, and the step is an
-//!    exact rational rate: sixty 60 Hz steps are exactly one second of wall
-//!    time, and 59.94 Hz is exactly 60000/1001.
+//!    exact fraction of a second (a [`Timestep`], made from a [`Rate`]):
+//!    sixty 60 Hz steps are exactly one second of wall time, and 59.94 Hz is
+//!    exactly 60000/1001.
 //! 2. **Deterministic.** A [`FrameLoop`] is a pure function of its
 //!    configuration and the timestamps it is given. [`StateHash`] and
 //!    [`FrameStats::digest`] let a test prove two runs agree.
@@ -27,25 +47,7 @@
 //! `dt`. The only float is the render blend factor, [`Alpha`], derived and
 //! clamped into `[0, 1)` in one place.
 //!
-//! # Examples
-//!
-//! ## One frame
-//!
-//! ```
-//! use evenstep_core::{FrameLoop, Nanos, StepBudget, Timestamp, Timestep};
-//!
-//! let start = Timestamp::ZERO; // read your clock after bring-up
-//! let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, start);
-//!
-//! let plan = frames.begin_frame(start + Nanos::from_millis(20));
-//! let mut position = 0.0_f64;
-//! for step in plan.steps() {
-//!     position += 3.0 * step.dt_secs_f64(); // every step: the same dt
-//! }
-//! assert_eq!(plan.steps_run(), 1);
-//! let blend = plan.alpha().as_f32(); // draw between the last two states
-//! assert!((0.0..1.0).contains(&blend));
-//! ```
+//! # More examples
 //!
 //! ## A stall is clamped, and reported
 //!

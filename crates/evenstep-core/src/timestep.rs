@@ -438,6 +438,58 @@ mod tests {
     }
 
     #[test]
+    fn a_timestep_made_from_its_own_rate_is_the_same_timestep() {
+        let ntsc = Rate::ratio(60_000, 1_001).unwrap();
+        assert_eq!(Timestep::from_rate(ntsc).unwrap(), Timestep::HZ_59_94);
+        for step in [
+            Timestep::HZ_60,
+            Timestep::HZ_29_97,
+            Timestep::from_hz(1_000_000_000).unwrap(),
+            Timestep::from_ratio(1, 3_600).unwrap(),
+            // A step of 10,000,000,019/7 ns: a rate whose terms exceed 32 bits.
+            Timestep::from_step_ratio(10_000_000_019, 7).unwrap(),
+        ] {
+            assert_eq!(Timestep::from_rate(step.rate()), Ok(step), "{step}");
+        }
+        assert_eq!(
+            Timestep::from_step_ratio(10_000_000_019, 7)
+                .unwrap()
+                .rate()
+                .to_string(),
+            "7000000000/10000000019 Hz"
+        );
+    }
+
+    #[test]
+    fn a_rate_outside_the_steps_range_is_refused_with_the_step_it_asked_for() {
+        let out =
+            |events, per_seconds| Timestep::from_rate(Rate::ratio(events, per_seconds).unwrap());
+        assert_eq!(
+            out(u64::MAX, 1),
+            Err(TimestepError::OutOfRange {
+                // 10⁹ / (2⁶⁴ − 1) ns, in lowest terms (5 divides both).
+                step_nanos: 200_000_000,
+                step_nanos_den: u128::from(u64::MAX / 5),
+            })
+        );
+        assert_eq!(
+            out(1, 3_601),
+            Err(TimestepError::OutOfRange {
+                step_nanos: 3_601_000_000_000,
+                step_nanos_den: 1,
+            })
+        );
+        // About 2 ns, but over a denominator the accumulator cannot hold.
+        assert_eq!(
+            out(5_000_000_003, 10),
+            Err(TimestepError::OutOfRange {
+                step_nanos: 10_000_000_000,
+                step_nanos_den: 5_000_000_003,
+            })
+        );
+    }
+
+    #[test]
     fn the_extremes_of_the_valid_range_are_accepted() {
         let fastest = Timestep::from_hz(1_000_000_000).unwrap();
         assert!(fastest.is_whole_nanos());
