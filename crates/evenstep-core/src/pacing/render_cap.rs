@@ -7,7 +7,7 @@ use crate::rate::Rate;
 use crate::time::Nanos;
 
 /// The render cap: at most so many renders a second of real time (a whole
-/// `max_fps`, or a fraction such as 30000/1001 for 29.97 fps), landing on
+/// number, or a fraction such as 30000/1001 for 29.97 fps), landing on
 /// the frame nearest each cap tick, so a cap equal to the display rate draws
 /// every frame despite jitter. Speed does not affect it, and steps run on
 /// the frames it skips.

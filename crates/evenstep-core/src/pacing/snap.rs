@@ -451,8 +451,8 @@ impl Snapper {
             return None;
         }
         let spread = self.display.spread()?;
-        let steady = if let Some(tolerance) = pacing.snap_tolerance().map(Nanos::from_duration) {
-            spread <= tolerance
+        let steady = if let Some(tolerance) = pacing.snap_tolerance() {
+            spread <= Nanos::from_duration(tolerance)
         } else {
             self.locked_trusts(spread, period, lattice, timestep)?
         };
@@ -547,17 +547,16 @@ impl Snapper {
         if self.owed != 0 || u64::try_from(snap.units).ok()? != lattice.per_refresh.get() {
             return None;
         }
-        let (band, most) =
-            if let Some(tolerance) = pacing.snap_tolerance().map(Nanos::from_duration) {
-                (self.band, tolerance.as_nanos())
-            } else if self.settled(period, Some(lattice), timestep)? {
-                let band = intersect(self.band, lattice.close_band(timestep));
-                (band, band.0 / LOCKED_SPREAD_DIVISOR)
-            } else if self.first_or_held()? {
-                (self.band, self.band.0 / CLEAN_SPREAD_DIVISOR)
-            } else {
-                return None;
-            };
+        let (band, most) = if let Some(tolerance) = pacing.snap_tolerance() {
+            (self.band, Nanos::from_duration(tolerance).as_nanos())
+        } else if self.settled(period, Some(lattice), timestep)? {
+            let band = intersect(self.band, lattice.close_band(timestep));
+            (band, band.0 / LOCKED_SPREAD_DIVISOR)
+        } else if self.first_or_held()? {
+            (self.band, self.band.0 / CLEAN_SPREAD_DIVISOR)
+        } else {
+            return None;
+        };
         let (least, longest) = band;
         Some(Steady {
             snap,
