@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use arbitrary::Arbitrary;
 use evenstep::{
-    Fire, JobHandle, Loop, ManualClock, Pacing, PumpKind, Speed, StepBudget, TimerHandle,
+    Fire, JobHandle, Loop, ManualClock, Pacing, PumpKind, Rate, Speed, StepBudget, TimerHandle,
     Timestamp, Timestep,
 };
 use libfuzzer_sys::fuzz_target;
@@ -313,7 +313,7 @@ fuzz_target!(|input: Input| {
                 _ => Pacing::snapped(Duration::from_millis(u64::from(which % 8)))
                     .unwrap_or(Pacing::OFF),
             }),
-            Op::Cap(fps) => game_loop.set_render_cap(NonZeroU32::new(u32::from(fps))),
+            Op::Cap(fps) => game_loop.set_render_cap(NonZeroU32::new(u32::from(fps)).map(Rate::hz)),
             Op::RequestJob(which) => Script::request(&shared, which),
             Op::RealAfter(nanos) => {
                 if let Ok(handle) = game_loop.real().after(

@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use arbitrary::Arbitrary;
 use evenstep_core::{
-    FrameLoop, FramePlan, FrameRateGovernor, Nanos, Pacing, Speed, StepBudget, Timestamp, Timestep,
+    FrameLoop, FramePlan, FrameRateGovernor, Nanos, Pacing, Rate, Speed, StepBudget, Timestamp,
+    Timestep,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -147,7 +148,7 @@ fn run(input: &Input) -> Vec<FramePlan> {
                 continue;
             }
             Op::Cap(fps) => {
-                frames.set_render_cap(NonZeroU32::new(fps));
+                frames.set_render_cap(NonZeroU32::new(fps).map(Rate::hz));
                 continue;
             }
             Op::Budget(steps) => {
@@ -174,7 +175,7 @@ fn run(input: &Input) -> Vec<FramePlan> {
         ledger.executed += i128::from(plan.steps_run() - plan.steps_queued()) * per_step;
         ledger.dropped += i128::try_from(plan.dropped_units()).expect("dropped units fit");
         governor.observe(&plan, frames.refresh_period());
-        let _ = governor.max_fps();
+        let _ = governor.render_cap();
         plans.push(plan);
     }
     let banked = i128::try_from(frames.remainder_units()).unwrap();

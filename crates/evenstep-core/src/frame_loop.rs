@@ -13,7 +13,7 @@
 mod controls;
 
 use crate::pacing::{Snap, Snapper};
-use crate::timestep::SimEpoch;
+use crate::sim_epoch::SimEpoch;
 use crate::{FramePlan, Nanos, Pacing, RenderCap, Speed, StepBudget, Timestamp, Timestep};
 
 /// The fixed-step planner.
@@ -133,7 +133,7 @@ impl FrameLoop {
     #[inline(always)]
     pub fn begin_frame(&mut self, now: Timestamp) -> FramePlan {
         let raw = self.advance_to(now);
-        let snap = if self.pacing.learns() {
+        let snap = if self.pacing.is_snapped() {
             self.snap(now, raw)
         } else {
             None

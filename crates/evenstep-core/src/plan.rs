@@ -6,7 +6,7 @@
 
 use core::iter::FusedIterator;
 
-use crate::timestep::SimEpoch;
+use crate::sim_epoch::SimEpoch;
 use crate::{Alpha, Nanos, Speed, Timestep};
 
 /// The work for one frame: how many fixed steps to run, how many the budget

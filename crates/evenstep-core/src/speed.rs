@@ -4,6 +4,8 @@
 
 use core::fmt;
 
+use crate::ratio::gcd;
+
 /// A rational time scale, `numerator / denominator`, from 0 (paused) to 65535.
 ///
 /// Above 1 the planner multiplies the [`StepBudget`](crate::StepBudget) by
@@ -55,15 +57,10 @@ impl Speed {
         if numerator == 0 {
             return Ok(Speed::PAUSED);
         }
-        let (mut a, mut b) = (numerator, denominator);
-        while b != 0 {
-            let t = a % b;
-            a = b;
-            b = t;
-        }
+        let g = gcd(numerator as u128, denominator as u128) as u16;
         Ok(Speed {
-            num: numerator / a,
-            den: denominator / a,
+            num: numerator / g,
+            den: denominator / g,
         })
     }
 

@@ -7,6 +7,8 @@
 use core::fmt;
 use core::time::Duration;
 
+use crate::rate::{Rate, RateError};
+use crate::ratio::gcd;
 use crate::time::{NANOS_PER_SEC, Nanos};
 
 /// The longest step accepted: one hour, in nanoseconds.
@@ -32,10 +34,11 @@ const MAX_STEP_NANOS: u64 = 3_600 * NANOS_PER_SEC;
 /// assert_eq!(step, Timestep::HZ_60);
 /// // Exactly one second in sixty steps: no 20 ns drift.
 /// assert_eq!(step.sim_time(60), Nanos::from_secs(1));
-/// assert_eq!(step.hz_ratio(), (60, 1));
+/// assert_eq!(step.rate().to_string(), "60 Hz");
 ///
 /// let ntsc = Timestep::from_ratio(60_000, 1_001)?; // 59.94 Hz
 /// assert_eq!(ntsc.sim_time(60_000), Nanos::from_secs(1_001));
+/// assert_eq!(Timestep::from_rate(ntsc.rate())?, ntsc);
 ///
 /// let tick = Timestep::from_duration(Duration::from_millis(50))?; // 20 Hz
 /// assert_eq!(tick, Timestep::from_hz(20)?);
@@ -119,16 +122,27 @@ impl Timestep {
     /// [`TimestepError::OutOfRange`] if one step would last under 1 ns or over
     /// one hour.
     pub const fn from_ratio(steps: u32, per_seconds: u32) -> Result<Timestep, TimestepError> {
-        if steps == 0 {
-            return Err(TimestepError::ZeroRate);
+        match Rate::ratio(steps as u64, per_seconds as u64) {
+            Ok(rate) => Timestep::from_rate(rate),
+            Err(RateError::ZeroEvents) => Err(TimestepError::ZeroRate),
+            Err(RateError::ZeroSeconds) => Err(TimestepError::ZeroDenominator),
         }
-        if per_seconds == 0 {
-            return Err(TimestepError::ZeroDenominator);
-        }
-        // One step lasts per_seconds · 10⁹ / steps nanoseconds. Neither factor
-        // overflows: (2³² − 1) · 10⁹ < 2⁶⁴.
-        let step_nanos_num = per_seconds as u64 * NANOS_PER_SEC;
-        let step_nanos_den = steps as u64;
+    }
+
+    /// One step per event of `rate`: the general form of
+    /// [`from_hz`](Timestep::from_hz) and
+    /// [`from_ratio`](Timestep::from_ratio).
+    ///
+    /// # Errors
+    ///
+    /// [`TimestepError::OutOfRange`] if one step would last under 1 ns or
+    /// over one hour, or, for a rate whose terms exceed 32 bits, if the step
+    /// in nanoseconds has a denominator above `u32::MAX` in lowest terms
+    /// (the accumulator's arithmetic is sized for one that fits 32 bits).
+    pub const fn from_rate(rate: Rate) -> Result<Timestep, TimestepError> {
+        // One step lasts per_seconds · 10⁹ / events nanoseconds: under 2⁹⁴.
+        let step_nanos_num = rate.per_seconds().get() as u128 * NANOS_PER_SEC as u128;
+        let step_nanos_den = rate.events().get() as u128;
         Timestep::from_nanos_ratio(step_nanos_num, step_nanos_den)
     }
 
@@ -147,7 +161,7 @@ impl Timestep {
                 step_nanos_den: 1,
             });
         }
-        Timestep::from_nanos_ratio(nanos as u64, 1)
+        Timestep::from_nanos_ratio(nanos, 1)
     }
 
     /// A step of exactly `step_nanos / per` nanoseconds: the inverse of
@@ -178,7 +192,7 @@ impl Timestep {
         if per > u32::MAX as u64 {
             // The accumulator's arithmetic is sized for a denominator that
             // fits 32 bits; reduce first.
-            let g = gcd(step_nanos, per);
+            let g = gcd(step_nanos as u128, per as u128) as u64;
             if per / g > u32::MAX as u64 {
                 return Err(TimestepError::OutOfRange {
                     step_nanos: step_nanos as u128,
@@ -186,27 +200,29 @@ impl Timestep {
                 });
             }
         }
-        Timestep::from_nanos_ratio(step_nanos, per)
+        Timestep::from_nanos_ratio(step_nanos as u128, per as u128)
     }
 
     /// A step of `num / den` nanoseconds, reduced to lowest terms.
-    const fn from_nanos_ratio(num: u64, den: u64) -> Result<Timestep, TimestepError> {
-        // 1 ns <= num/den <= 1 h, compared without division. den < 2³³, so the
+    const fn from_nanos_ratio(num: u128, den: u128) -> Result<Timestep, TimestepError> {
+        // 1 ns <= num/den <= 1 h, compared without division. den < 2⁶⁴, so the
         // product fits in u128 with room to spare.
         let g = gcd(num, den);
         // A step of 2⁶³ units or more would leave no headroom in the
-        // accumulator's 64-bit paths (and in the signed blend factor).
+        // accumulator's 64-bit paths (and in the signed blend factor), and
+        // its arithmetic is sized for a denominator that fits 32 bits.
         if num < den
-            || num as u128 > MAX_STEP_NANOS as u128 * den as u128
-            || num / g > i64::MAX as u64
+            || num > MAX_STEP_NANOS as u128 * den
+            || num / g > i64::MAX as u128
+            || den / g > u32::MAX as u128
         {
             return Err(TimestepError::OutOfRange {
-                step_nanos: (num / g) as u128,
-                step_nanos_den: (den / g) as u128,
+                step_nanos: num / g,
+                step_nanos_den: den / g,
             });
         }
-        let per_step = num / g;
-        let per_nano = den / g;
+        let per_step = (num / g) as u64;
+        let per_nano = (den / g) as u64;
         Ok(Timestep {
             per_step,
             per_nano,
@@ -229,13 +245,12 @@ impl Timestep {
         self.per_nano
     }
 
-    /// The rate in steps per second as a fraction in lowest terms,
-    /// `(steps, per_seconds)`.
-    pub const fn hz_ratio(self) -> (u64, u64) {
-        // steps per second = Q · 10⁹ / P. Q < 2³², so Q · 10⁹ fits in u64.
-        let num = self.per_nano * NANOS_PER_SEC;
-        let g = gcd(num, self.per_step);
-        (num / g, self.per_step / g)
+    /// The rate in steps a second, exactly: the inverse of
+    /// [`from_rate`](Timestep::from_rate).
+    pub const fn rate(self) -> Rate {
+        // steps per second = Q · 10⁹ / P. Q < 2³², so Q · 10⁹ fits in u64,
+        // and neither term is zero.
+        Rate::lowest(self.per_nano * NANOS_PER_SEC, self.per_step)
     }
 
     /// The step length in seconds as an `f64`: the value every update
@@ -333,145 +348,8 @@ impl fmt::Debug for Timestep {
 impl fmt::Display for Timestep {
     /// `60 Hz`, or `60000/1001 Hz` for a rate that is not a whole number.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.hz_ratio() {
-            (steps, 1) => write!(f, "{steps} Hz"),
-            (steps, per) => write!(f, "{steps}/{per} Hz"),
-        }
+        fmt::Display::fmt(&self.rate(), f)
     }
-}
-
-/// Where simulation time stood when the step last changed: at tick `tick`
-/// it was exactly `nanos + frac / den` nanoseconds. Simulation time at any
-/// tick is that plus the steps since, at the step in force, so a change of
-/// step neither jumps simulation time nor re-derives it from the tick as
-/// `tick · dt` (which would move it by `tick` times the change). A planner
-/// that never changes its step keeps [`SimEpoch::START`], and its sim time
-/// is exactly `tick · dt`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct SimEpoch {
-    tick: u64,
-    nanos: u64,
-    /// The sub-nanosecond part, `frac / den`, in lowest terms.
-    frac: u32,
-    den: u32,
-}
-
-impl SimEpoch {
-    /// Sim time zero at tick zero.
-    pub(crate) const START: SimEpoch = SimEpoch {
-        tick: 0,
-        nanos: 0,
-        frac: 0,
-        den: 1,
-    };
-
-    /// Simulation time at `tick`, stepping at `timestep` since the epoch:
-    /// exact, rounded down to the nanosecond, saturating at both ends.
-    pub(crate) const fn sim_time(self, tick: u64, timestep: Timestep) -> Nanos {
-        self.sim_time_within(tick, 0, timestep)
-    }
-
-    /// Simulation time `units` accumulator units into the step of `tick`:
-    /// what a render at that blend factor shows. Exact, rounded down.
-    pub(crate) const fn sim_time_within(self, tick: u64, units: u64, timestep: Timestep) -> Nanos {
-        // The usual case, a driver's sim timeline asking once a step: an
-        // epoch on a whole nanosecond and a tick after it, which is one
-        // division, as `Timestep::sim_time` is.
-        if self.frac == 0 && tick >= self.tick {
-            let since = (tick - self.tick) as u128 * timestep.per_step as u128 + units as u128;
-            let nanos = self.nanos as u128 + since / timestep.per_nano as u128;
-            return if nanos > u64::MAX as u128 {
-                Nanos::MAX
-            } else {
-                Nanos::from_nanos(nanos as u64)
-            };
-        }
-        Nanos::from_nanos(self.exact(tick, units, timestep).0)
-    }
-
-    /// The epoch at `tick` for a change from `old` to `new`: sim time there,
-    /// exactly. Its fraction of a nanosecond keeps a denominator under 2³²
-    /// (the per-nanosecond denominators of the steps it came through, in
-    /// lowest terms); in the rare chain of changes where it would not, it is
-    /// rounded down to a whole unit of `new`, under a nanosecond.
-    pub(crate) const fn rebased(self, tick: u64, old: Timestep, new: Timestep) -> SimEpoch {
-        let (nanos, frac, den) = self.exact(tick, 0, old);
-        // den = self.den · Q < 2⁶⁴, and frac < den.
-        let (frac, den) = (frac as u64, den as u64);
-        let g = gcd(frac, den);
-        let (frac, den) = if frac == 0 {
-            (0, 1)
-        } else {
-            (frac / g, den / g)
-        };
-        if den <= u32::MAX as u64 {
-            return SimEpoch {
-                tick,
-                nanos,
-                frac: frac as u32,
-                den: den as u32,
-            };
-        }
-        let q = new.per_nano as u128;
-        SimEpoch {
-            tick,
-            nanos,
-            frac: (frac as u128 * q / den as u128) as u32,
-            den: q as u32,
-        }
-    }
-
-    /// Sim time at `tick` plus `extra` units, as whole nanoseconds (at most
-    /// `u64::MAX`, at least zero) and a fraction `frac / den` in `[0, 1)`.
-    const fn exact(self, tick: u64, extra: u64, timestep: Timestep) -> (u64, u128, u128) {
-        let p = timestep.per_step as u128;
-        let q = timestep.per_nano as u128;
-        let epoch_den = self.den as u128;
-        // Both fractions over den = epoch_den · Q (under 2⁶⁴).
-        let den = epoch_den * q;
-        let epoch_frac = self.frac as u128 * q;
-        // Units from the epoch to the instant asked for: ticks before the
-        // epoch (a tick set back by hand) count backwards.
-        let (forward, units) = if tick >= self.tick {
-            (true, (tick - self.tick) as u128 * p + extra as u128)
-        } else {
-            let back = (self.tick - tick) as u128 * p;
-            let extra = extra as u128;
-            if extra >= back {
-                (true, extra - back)
-            } else {
-                (false, back - extra)
-            }
-        };
-        let whole = units / q;
-        let part = (units % q) * epoch_den;
-        if forward {
-            let frac = epoch_frac + part;
-            let nanos = self.nanos as u128 + whole + frac / den;
-            if nanos > u64::MAX as u128 {
-                return (u64::MAX, 0, 1);
-            }
-            (nanos as u64, frac % den, den)
-        } else {
-            let borrow = if epoch_frac >= part { 0 } else { 1 };
-            let frac = epoch_frac + borrow * den - part;
-            let taken = whole + borrow;
-            if taken > self.nanos as u128 {
-                return (0, 0, 1);
-            }
-            (self.nanos - taken as u64, frac, den)
-        }
-    }
-}
-
-/// Euclid's algorithm; `b` is never zero where it is called.
-const fn gcd(mut a: u64, mut b: u64) -> u64 {
-    while b != 0 {
-        let t = a % b;
-        a = b;
-        b = t;
-    }
-    a
 }
 
 /// Why a [`Timestep`] could not be built.
@@ -481,8 +359,10 @@ pub enum TimestepError {
     ZeroRate,
     /// The rate's denominator (seconds) was 0.
     ZeroDenominator,
-    /// One step would last under 1 ns or over one hour. The step that was
-    /// asked for lasts `step_nanos / step_nanos_den` nanoseconds.
+    /// One step would last under 1 ns or over one hour, or (for a step
+    /// given as a ratio of large terms) its length in nanoseconds has a
+    /// denominator above `u32::MAX` in lowest terms. The step that was asked
+    /// for lasts `step_nanos / step_nanos_den` nanoseconds.
     OutOfRange {
         /// Numerator of the requested step length in nanoseconds.
         step_nanos: u128,
@@ -549,9 +429,64 @@ mod tests {
             Timestep::from_duration(Duration::from_millis(20)).unwrap(),
             Timestep::HZ_50
         );
-        assert_eq!(Timestep::HZ_59_94.hz_ratio(), (60_000, 1_001));
+        assert_eq!(
+            Timestep::HZ_59_94.rate(),
+            Rate::ratio(60_000, 1_001).unwrap()
+        );
         assert_eq!(Timestep::HZ_59_94.to_string(), "60000/1001 Hz");
         assert_eq!(Timestep::HZ_144.to_string(), "144 Hz");
+    }
+
+    #[test]
+    fn a_timestep_made_from_its_own_rate_is_the_same_timestep() {
+        let ntsc = Rate::ratio(60_000, 1_001).unwrap();
+        assert_eq!(Timestep::from_rate(ntsc).unwrap(), Timestep::HZ_59_94);
+        for step in [
+            Timestep::HZ_60,
+            Timestep::HZ_29_97,
+            Timestep::from_hz(1_000_000_000).unwrap(),
+            Timestep::from_ratio(1, 3_600).unwrap(),
+            // A step of 10,000,000,019/7 ns: a rate whose terms exceed 32 bits.
+            Timestep::from_step_ratio(10_000_000_019, 7).unwrap(),
+        ] {
+            assert_eq!(Timestep::from_rate(step.rate()), Ok(step), "{step}");
+        }
+        assert_eq!(
+            Timestep::from_step_ratio(10_000_000_019, 7)
+                .unwrap()
+                .rate()
+                .to_string(),
+            "7000000000/10000000019 Hz"
+        );
+    }
+
+    #[test]
+    fn a_rate_outside_the_steps_range_is_refused_with_the_step_it_asked_for() {
+        let out =
+            |events, per_seconds| Timestep::from_rate(Rate::ratio(events, per_seconds).unwrap());
+        assert_eq!(
+            out(u64::MAX, 1),
+            Err(TimestepError::OutOfRange {
+                // 10⁹ / (2⁶⁴ − 1) ns, in lowest terms (5 divides both).
+                step_nanos: 200_000_000,
+                step_nanos_den: u128::from(u64::MAX / 5),
+            })
+        );
+        assert_eq!(
+            out(1, 3_601),
+            Err(TimestepError::OutOfRange {
+                step_nanos: 3_601_000_000_000,
+                step_nanos_den: 1,
+            })
+        );
+        // About 2 ns, but over a denominator the accumulator cannot hold.
+        assert_eq!(
+            out(5_000_000_003, 10),
+            Err(TimestepError::OutOfRange {
+                step_nanos: 10_000_000_000,
+                step_nanos_den: 5_000_000_003,
+            })
+        );
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::num::NonZeroU32;
 use common::SplitMix;
 
 use evenstep_core::{
-    FrameLoop, FrameStats, Nanos, Pacing, Speed, StateHash, StepBudget, Timestamp, Timestep,
+    FrameLoop, FrameStats, Nanos, Pacing, Rate, Speed, StateHash, StepBudget, Timestamp, Timestep,
 };
 
 /// The digests of [`hostile_trace`] planned at 60 Hz with a budget of 5,
@@ -60,7 +60,7 @@ fn planner(paced: Paced) -> FrameLoop {
         Paced::SnappedCapped => {
             let mut frames =
                 frames.with_pacing(Pacing::snapped(std::time::Duration::from_millis(2)).unwrap());
-            frames.set_render_cap(NonZeroU32::new(30));
+            frames.set_render_cap(NonZeroU32::new(30).map(Rate::hz));
             frames
         }
     }

@@ -68,7 +68,9 @@ fn a_governor_told_of_a_zero_refresh_period_answers_without_dividing_by_zero() {
         let plan = frames.begin_frame(Timestamp::from_nanos(k * 16_666_667));
         governor.observe(&plan, Some(Nanos::ZERO));
     }
-    let _ = governor.max_fps();
+    // A zero period is no estimate: the governor keeps the full rate.
+    assert_eq!(governor.divisor(), 1);
+    assert_eq!(governor.render_cap(), None);
 }
 
 #[test]

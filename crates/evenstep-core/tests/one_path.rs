@@ -11,12 +11,12 @@ mod common;
 use std::num::NonZeroU32;
 
 use common::{Op, budget, config, display_ops, ops, timestep};
-use evenstep_core::{FrameLoop, FramePlan, Nanos, Pacing, StepBudget, Timestamp, Timestep};
+use evenstep_core::{FrameLoop, FramePlan, Nanos, Pacing, Rate, StepBudget, Timestamp, Timestep};
 use proptest::prelude::*;
 
 /// A cap no display reaches: every shown frame a nanosecond or more after
 /// the previous one renders.
-const ADMITS_ALL: Option<NonZeroU32> = NonZeroU32::new(1_000_000_000);
+const ADMITS_ALL: Option<Rate> = Some(Rate::hz(NonZeroU32::new(1_000_000_000).unwrap()));
 
 /// Plans `now` on both twins, hidden or shown, and returns both plans.
 fn both(plain: &mut FrameLoop, capped: &mut FrameLoop, now: u64, hidden: bool) -> [FramePlan; 2] {

@@ -14,7 +14,7 @@ use common::SplitMix;
 use core::time::Duration;
 
 use evenstep_core::{
-    DisplayModel, FrameLoop, FrameRateGovernor, Nanos, Pacing, Rhythm, StepBudget, Timestamp,
+    DisplayModel, FrameLoop, FrameRateGovernor, Nanos, Pacing, Rate, Rhythm, StepBudget, Timestamp,
     Timestep,
 };
 
@@ -273,7 +273,7 @@ fn a_render_cap_at_the_display_rate_draws_every_jittery_frame_with_or_without_mi
             StepBudget::DEFAULT,
             Timestamp::from_nanos(stamps[0]),
         );
-        frames.set_render_cap(NonZeroU32::new(60));
+        frames.set_render_cap(NonZeroU32::new(60).map(Rate::hz));
         let rendered = stamps
             .iter()
             .filter(|&&t| frames.begin_frame(Timestamp::from_nanos(t)).render())
@@ -290,7 +290,7 @@ fn a_render_cap_of_half_the_display_rate_draws_every_other_frame_and_steps_run_o
         StepBudget::DEFAULT,
         Timestamp::from_nanos(stamps[0]),
     );
-    frames.set_render_cap(NonZeroU32::new(30));
+    frames.set_render_cap(NonZeroU32::new(30).map(Rate::hz));
     let plans: Vec<_> = stamps
         .iter()
         .map(|&t| frames.begin_frame(Timestamp::from_nanos(t)))
@@ -327,7 +327,7 @@ fn the_governor_halves_the_render_rate_while_frames_miss_and_restores_it_after()
         };
         let plan = frames.begin_frame(Timestamp::from_nanos(now));
         governor.observe(&plan, frames.refresh_period());
-        frames.set_render_cap(governor.max_fps());
+        frames.set_render_cap(governor.render_cap());
         divisors.push(governor.divisor());
     }
     assert_eq!(divisors[99], 1);
@@ -374,7 +374,7 @@ fn a_render_cap_that_admits_every_frame_changes_no_snapped_plan() {
         let mut fast = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, start)
             .with_pacing(snapped(tolerance));
         let mut general = fast.clone();
-        general.set_render_cap(NonZeroU32::new(1_000_000));
+        general.set_render_cap(NonZeroU32::new(1_000_000).map(Rate::hz));
         let mut snaps = 0;
         for &t in &stamps {
             let a = fast.begin_frame(Timestamp::from_nanos(t));
@@ -399,7 +399,7 @@ fn a_render_cap_that_admits_every_frame_changes_no_plan_across_setters_stalls_an
     let mut fast =
         FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, start).with_pacing(snapped(2));
     let mut general = fast.clone();
-    general.set_render_cap(NonZeroU32::new(1_000_000));
+    general.set_render_cap(NonZeroU32::new(1_000_000).map(Rate::hz));
     let mut stall = 0_u64;
     let mut snaps = 0;
     for (i, &t) in stamps.iter().enumerate() {
@@ -545,7 +545,7 @@ fn an_outlier_that_pulls_the_period_inside_one_percent_plans_alike_with_and_with
     let mut fast = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO)
         .with_pacing(tolerance);
     let mut general = fast.clone();
-    general.set_render_cap(NonZeroU32::new(1_000_000));
+    general.set_render_cap(NonZeroU32::new(1_000_000).map(Rate::hz));
     let d = 16_850_000_u64;
     let mut deltas = vec![d; 40];
     deltas.extend([d - 320_000, d + 80_000, d, d, d, d, d]);
@@ -581,7 +581,7 @@ fn a_paused_snapped_loop_keeps_its_alpha() {
 #[test]
 fn the_render_cap_never_draws_two_frames_in_a_row_after_a_hitch() {
     let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO);
-    frames.set_render_cap(NonZeroU32::new(30));
+    frames.set_render_cap(NonZeroU32::new(30).map(Rate::hz));
     let frame = 16_666_667_u64;
     let mut stamps: Vec<u64> = (1..=6).map(|k| k * frame).collect();
     let mut t = stamps[5] + 56_000_000; // between one and two cap intervals
@@ -600,7 +600,7 @@ fn the_render_cap_never_draws_two_frames_in_a_row_after_a_hitch() {
 #[test]
 fn hidden_frames_spend_no_render_of_the_cap() {
     let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO);
-    frames.set_render_cap(NonZeroU32::new(30));
+    frames.set_render_cap(NonZeroU32::new(30).map(Rate::hz));
     let mut now = 0;
     let mut rendered = 0;
     for _ in 0..120 {
@@ -626,7 +626,7 @@ fn a_cap_at_the_display_rate_draws_the_frame_after_a_missed_refresh() {
     let mut stamps: Vec<u64> = (1..=6).map(|k| k * frame).collect();
     stamps.extend((8..=14).map(|k| k * frame));
     let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO);
-    frames.set_render_cap(NonZeroU32::new(60));
+    frames.set_render_cap(NonZeroU32::new(60).map(Rate::hz));
     let rendered: Vec<bool> = stamps
         .iter()
         .map(|&s| frames.begin_frame(Timestamp::from_nanos(s)).render())

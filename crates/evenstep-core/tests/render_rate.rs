@@ -6,7 +6,7 @@
 use core::num::NonZeroU32;
 
 use evenstep_core::{
-    FrameLoop, FrameRateGovernor, Nanos, Pacing, Speed, StepBudget, Timestamp, Timestep,
+    FrameLoop, FrameRateGovernor, Nanos, Pacing, Rate, Speed, StepBudget, Timestamp, Timestep,
 };
 
 fn n(value: u32) -> NonZeroU32 {
@@ -25,22 +25,33 @@ fn renders(frames: &mut FrameLoop, period_num: u64, period_den: u64, count: u64)
 #[test]
 fn a_29_97_cap_on_a_60_hz_display_draws_every_other_frame_and_a_little_less() {
     let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO);
-    frames.set_render_cap_ratio(Some((n(30_000), n(1_001))));
+    let ntsc = Rate::ratio(30_000, 1_001).unwrap();
+    frames.set_render_cap(Some(ntsc));
     // 1,001 s: 60,060 refreshes, 30,000 renders.
     assert_eq!(renders(&mut frames, 1_000_000_000, 60, 60_060), 30_000);
-    assert_eq!(frames.render_cap(), Some(n(30)));
-    assert_eq!(frames.render_cap_ratio(), Some((n(30_000), n(1_001))));
+    assert_eq!(frames.render_cap(), Some(ntsc));
+    assert_eq!(
+        frames
+            .render_cap()
+            .map(|cap| (cap.events().get(), cap.per_seconds().get())),
+        Some((30_000, 1_001))
+    );
 }
 
 #[test]
 fn a_cap_given_in_other_terms_is_the_same_cap_and_does_not_restart() {
     let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO);
-    frames.set_render_cap(Some(n(30)));
+    frames.set_render_cap(Some(Rate::hz(n(30))));
     let _ = renders(&mut frames, 1_000_000_000, 60, 7);
     let before = frames.clone();
-    frames.set_render_cap_ratio(Some((n(60), n(2))));
+    frames.set_render_cap(Some(Rate::ratio(60, 2).unwrap()));
     assert_eq!(frames, before);
-    assert_eq!(frames.render_cap_ratio(), Some((n(30), n(1))));
+    assert_eq!(
+        frames
+            .render_cap()
+            .map(|cap| (cap.events().get(), cap.per_seconds().get())),
+        Some((30, 1))
+    );
 }
 
 #[test]

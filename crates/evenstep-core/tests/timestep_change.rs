@@ -241,6 +241,8 @@ proptest! {
     }
 }
 
+/// The test's own reduction: its fractions may be zero or exceed 64 bits,
+/// which no public type of the crate holds (a `Rate` is never zero).
 fn gcd(mut a: u128, mut b: u128) -> u128 {
     while b != 0 {
         (a, b) = (b, a % b);

@@ -8,6 +8,7 @@
 use core::fmt;
 
 use crate::Rate;
+use crate::rate::gcd;
 
 /// Display rates a measured rate is matched to, within 0.5%: whole rates
 /// only, so a display at 59.95 Hz is judged as the 60 Hz it was sold as (60
@@ -486,11 +487,4 @@ impl Tally {
     pub const fn judged(&self) -> u64 {
         self.judged
     }
-}
-
-fn gcd(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a.max(1)
 }

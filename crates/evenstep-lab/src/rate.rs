@@ -68,7 +68,8 @@ impl Rate {
         if numerator == 0 || denominator == 0 {
             return Err(Why::NotPositive);
         }
-        let g = gcd(numerator, denominator);
+        // Both terms are non-zero, so their divisor is too, and fits u64.
+        let g = gcd(u128::from(numerator), u128::from(denominator)) as u64;
         let (num, den) = (numerator / g, denominator / g);
         if num > MAX_HZ.saturating_mul(den) {
             return Err(Why::TooFast);
@@ -248,7 +249,10 @@ impl fmt::Display for RateError {
 
 impl std::error::Error for RateError {}
 
-fn gcd(mut a: u64, mut b: u64) -> u64 {
+/// The greatest common divisor of `a` and `b`, by Euclid's algorithm
+/// (`gcd(0, b)` is `b`): the lab's one reduction of a fraction to lowest
+/// terms, for rates and the ratios between them.
+pub(crate) const fn gcd(mut a: u128, mut b: u128) -> u128 {
     while b != 0 {
         (a, b) = (b, a % b);
     }

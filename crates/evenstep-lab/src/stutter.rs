@@ -5,6 +5,7 @@
 
 use core::fmt;
 
+use crate::rate::gcd;
 use crate::{Rate, Refresh};
 
 /// Windows longer than this many refreshes are not checked (the per-frame
@@ -92,7 +93,8 @@ impl Cadence {
                 // r = (s_num / s_den) / (d_num / d_den); each factor < 2^32.
                 let p = step.numerator() * display.denominator();
                 let q = step.denominator() * display.numerator();
-                let g = gcd(p, q);
+                // Rates are positive, so p, q and their divisor are too.
+                let g = gcd(u128::from(p), u128::from(q)) as u64;
                 classify(p / g, q / g)
             }
         };
@@ -223,11 +225,4 @@ fn classify(p: u64, q: u64) -> CadenceKind {
         steps: p,
         refreshes: q,
     }
-}
-
-fn gcd(mut a: u64, mut b: u64) -> u64 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a.max(1)
 }

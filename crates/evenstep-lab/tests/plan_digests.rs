@@ -18,7 +18,7 @@ use std::fmt::Write as _;
 use std::num::NonZeroU32;
 use std::time::Duration;
 
-use evenstep_core::{FrameLoop, Pacing, Speed, StateHash, StepBudget, Timestamp, Timestep};
+use evenstep_core::{FrameLoop, Pacing, Rate, Speed, StateHash, StepBudget, Timestamp, Timestep};
 use evenstep_lab::default_suite;
 
 /// The committed digests, one line per profile and configuration.
@@ -53,7 +53,7 @@ fn planner(variant: &str, start: Timestamp) -> FrameLoop {
         "snapped-2ms" => at(Timestep::HZ_60, 5).with_pacing(snapped(2)),
         "snapped-1ms-cap30" => {
             let mut frames = at(Timestep::HZ_60, 5).with_pacing(snapped(1));
-            frames.set_render_cap(NonZeroU32::new(30));
+            frames.set_render_cap(NonZeroU32::new(30).map(Rate::hz));
             frames
         }
         "centred-speed3/4-queued" => {

@@ -170,8 +170,8 @@ pub use cpu::process_cpu_time;
 pub use ease::{Ease, UnknownEase};
 pub use evenstep_core::{
     Alpha, BudgetError, DisplayModel, FrameLoop, FramePlan, FrameRateGovernor, FrameStats, Nanos,
-    Pacing, PacingError, RenderCap, Rhythm, Speed, SpeedError, StateHash, Step, StepBudget, Steps,
-    Timestamp, Timestep, TimestepError,
+    Pacing, PacingError, Rate, RateError, RenderCap, Rhythm, Speed, SpeedError, StateHash, Step,
+    StepBudget, Steps, Timestamp, Timestep, TimestepError,
 };
 pub use frame_policy::{FrameAction, FramePolicy, Painting};
 pub use game_loop::{

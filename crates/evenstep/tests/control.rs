@@ -256,7 +256,7 @@ fn a_render_cap_skips_renders_but_not_steps() {
         .pacing(Pacing::CENTRED)
         .clock(clock.clone())
         .timestep(Timestep::HZ_60)
-        .render_cap(std::num::NonZeroU32::new(30))
+        .render_cap(std::num::NonZeroU32::new(30).map(evenstep::Rate::hz))
         .build()
         .unwrap();
     game_loop.on_update(|game, step| game.ticks.push(step.tick()));
@@ -367,7 +367,7 @@ fn tick_pumps_do_not_use_up_the_render_cap() {
         // These numbers were worked out for the centred bank (half a step).
         .pacing(Pacing::CENTRED)
         .clock(clock.clone())
-        .render_cap(std::num::NonZeroU32::new(30))
+        .render_cap(std::num::NonZeroU32::new(30).map(evenstep::Rate::hz))
         .build()
         .unwrap();
     game_loop.on_render(|_, _| {});

@@ -8,7 +8,7 @@ use std::num::NonZeroU32;
 use std::rc::Rc;
 use std::time::Duration;
 
-use evenstep::{Loop, ManualClock, Nanos, Pacing, PumpKind, Speed, Timestep};
+use evenstep::{Loop, ManualClock, Nanos, Pacing, PumpKind, Rate, Speed, Timestep};
 
 /// (frame delta, render delta, scaled render delta) of every render.
 type Seen = Rc<RefCell<Vec<(u64, u64, u64)>>>;
@@ -59,7 +59,7 @@ fn the_time_since_the_previous_render_spans_the_pumps_that_did_not_render() {
 fn a_render_cap_makes_the_render_delta_span_the_frames_it_skipped() {
     let clock = ManualClock::new();
     let (mut game_loop, seen) = watched(&clock);
-    game_loop.set_render_cap(NonZeroU32::new(30));
+    game_loop.set_render_cap(NonZeroU32::new(30).map(Rate::hz));
     for _ in 0..6 {
         clock.advance(Duration::from_nanos(16_666_667));
         let _ = game_loop.pump(&mut (), PumpKind::Paint);

@@ -7,7 +7,7 @@ use std::num::NonZeroU32;
 use std::rc::Rc;
 use std::time::Duration;
 
-use evenstep::{FrameRateGovernor, Loop, ManualClock, PumpKind};
+use evenstep::{FrameRateGovernor, Loop, ManualClock, PumpKind, Rate};
 
 fn n(value: u32) -> NonZeroU32 {
     NonZeroU32::new(value).unwrap()
@@ -34,7 +34,7 @@ fn paint(game_loop: &mut Loop<()>, clock: &ManualClock, delta: u64, times: u32) 
 #[test]
 fn a_29_97_cap_from_the_builder_draws_30000_frames_in_1001_seconds_of_60_hz() {
     let (mut game_loop, clock, renders) =
-        counted(Loop::builder().render_cap_ratio(n(30_000), n(1_001)));
+        counted(Loop::builder().render_cap(Some(Rate::ratio(30_000, 1_001).unwrap())));
     // 60,060 refreshes in 1,001 s: 16,666,666⅔ ns apart on average.
     for k in 1..=60_060_u64 {
         clock.set(evenstep::Timestamp::from_nanos(
@@ -43,7 +43,12 @@ fn a_29_97_cap_from_the_builder_draws_30000_frames_in_1001_seconds_of_60_hz() {
         let _ = game_loop.pump(&mut (), PumpKind::Paint);
     }
     assert_eq!(renders.get(), 30_000);
-    assert_eq!(game_loop.render_cap_ratio(), Some((n(30_000), n(1_001))));
+    assert_eq!(
+        game_loop
+            .render_cap()
+            .map(|cap| (cap.events().get(), cap.per_seconds().get())),
+        Some((30_000, 1_001))
+    );
 }
 
 #[test]
@@ -67,8 +72,11 @@ fn the_governor_halves_renders_while_frames_miss_and_restores_them_after() {
 #[test]
 fn the_governor_never_raises_renders_above_the_games_cap() {
     let eager = FrameRateGovernor::with_thresholds(n(8), n(2), n(1_000), n(2));
-    let (mut game_loop, clock, renders) =
-        counted(Loop::builder().render_cap(Some(n(20))).governor(eager));
+    let (mut game_loop, clock, renders) = counted(
+        Loop::builder()
+            .render_cap(Some(Rate::hz(n(20))))
+            .governor(eager),
+    );
     paint(&mut game_loop, &clock, 16_666_667, 40);
     paint(&mut game_loop, &clock, 33_333_334, 2);
     assert_eq!(game_loop.governor().unwrap().divisor(), 2); // it would allow 30

@@ -3,11 +3,10 @@
 //! queued steps, the step rate, the anchor and the tick) and what it reads
 //! back. Every change takes effect from the next frame.
 
-use core::num::NonZeroU32;
-
 use super::FrameLoop;
 use crate::pacing::Snapper;
-use crate::timestep::SimEpoch;
+use crate::rate::Rate;
+use crate::sim_epoch::SimEpoch;
 use crate::{Alpha, Nanos, Pacing, RenderCap, Speed, StepBudget, Timestamp, Timestep};
 
 impl FrameLoop {
@@ -47,7 +46,7 @@ impl FrameLoop {
     /// ```
     #[must_use = "`with_pacing` returns the configured planner"]
     pub fn with_pacing(mut self, pacing: Pacing) -> FrameLoop {
-        if !pacing.learns() {
+        if !pacing.is_snapped() {
             self.forget_display();
         }
         self.pacing = pacing;
@@ -107,7 +106,7 @@ impl FrameLoop {
             self.pending_shift += super::signed(half) - super::signed(part);
             self.bank = whole + half;
         }
-        if !pacing.learns() {
+        if !pacing.is_snapped() {
             self.forget_display();
         }
         self.pacing = pacing;
@@ -130,30 +129,19 @@ impl FrameLoop {
         self.pending_shift
     }
 
-    /// Caps renders at `max_fps` a second of real time (`None`: every frame
-    /// renders). The plan's [`render`](crate::FramePlan::render) says whether to
-    /// draw; steps run either way. Setting a different cap restarts its
-    /// pacing; setting the same one changes nothing.
-    pub fn set_render_cap(&mut self, max_fps: Option<NonZeroU32>) {
-        self.set_render_cap_ratio(max_fps.map(|fps| (fps, NonZeroU32::MIN)));
-    }
-
-    /// Caps renders at `renders` every `per_seconds` seconds of real time, a
-    /// rate that need not be whole: `(30_000, 1_001)` is 29.97 fps (`None`:
-    /// every frame renders). Otherwise as
-    /// [`set_render_cap`](FrameLoop::set_render_cap): setting a different
-    /// rate restarts the cap's pacing, setting the same one (in any terms)
-    /// changes nothing.
+    /// Caps renders at `rate` a second of real time, a rate that need not
+    /// be whole (`None`: every frame renders). The plan's
+    /// [`render`](crate::FramePlan::render) says whether to draw; steps run
+    /// either way. Setting a different rate restarts the cap's pacing;
+    /// setting the one in force changes nothing.
     ///
     /// # Examples
     ///
     /// ```
-    /// use core::num::NonZeroU32;
-    /// use evenstep_core::{FrameLoop, StepBudget, Timestamp, Timestep};
+    /// use evenstep_core::{FrameLoop, Rate, StepBudget, Timestamp, Timestep};
     ///
     /// let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO);
-    /// let ntsc = (NonZeroU32::new(30_000).unwrap(), NonZeroU32::new(1_001).unwrap());
-    /// frames.set_render_cap_ratio(Some(ntsc));
+    /// frames.set_render_cap(Some(Rate::ratio(30_000, 1_001)?)); // 29.97 fps
     /// // 1,001 s of a 60 Hz display: exactly 30,000 renders.
     /// let mut renders = 0;
     /// for k in 1..=60_060_u64 {
@@ -161,24 +149,17 @@ impl FrameLoop {
     ///     renders += u32::from(plan.render());
     /// }
     /// assert_eq!(renders, 30_000);
+    /// # Ok::<(), evenstep_core::RateError>(())
     /// ```
-    pub fn set_render_cap_ratio(&mut self, cap: Option<(NonZeroU32, NonZeroU32)>) {
-        let cap = cap.map(|(renders, per_seconds)| RenderCap::from_ratio(renders, per_seconds));
-        if self.render_cap.map(|c| c.ratio()) != cap.map(|c| c.ratio()) {
-            self.render_cap = cap;
+    pub fn set_render_cap(&mut self, rate: Option<Rate>) {
+        if self.render_cap.map(|cap| cap.rate()) != rate {
+            self.render_cap = rate.map(RenderCap::new);
         }
     }
 
-    /// The render cap, to the nearest whole render a second (see
-    /// [`render_cap_ratio`](FrameLoop::render_cap_ratio) for a fractional
-    /// one).
-    pub fn render_cap(&self) -> Option<NonZeroU32> {
-        self.render_cap.map(|cap| cap.max_fps())
-    }
-
-    /// The render cap as `(renders, per_seconds)`, in lowest terms.
-    pub fn render_cap_ratio(&self) -> Option<(NonZeroU32, NonZeroU32)> {
-        self.render_cap.map(|cap| cap.ratio())
+    /// The render cap's rate, in lowest terms.
+    pub fn render_cap(&self) -> Option<Rate> {
+        self.render_cap.map(|cap| cap.rate())
     }
 
     /// The refresh period the display model has learned, while it follows

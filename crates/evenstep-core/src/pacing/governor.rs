@@ -4,6 +4,7 @@
 
 use core::num::NonZeroU32;
 
+use crate::rate::Rate;
 use crate::{DisplayModel, FramePlan, Nanos, Timestamp};
 
 /// Halves the render rate while frames keep missing their refresh, and
@@ -17,7 +18,7 @@ use crate::{DisplayModel, FramePlan, Nanos, Timestamp};
 /// sets all four. Feed it the plan of every frame the display shows, with
 /// the planner's refresh estimate if it has one (under snapped pacing);
 /// without one it learns the refresh period from those frames itself. Apply
-/// [`max_fps`](FrameRateGovernor::max_fps) as the planner's render cap (the
+/// [`render_cap`](FrameRateGovernor::render_cap) as the planner's (the
 /// `evenstep` driver's `Loop::set_governor` does all of this).
 ///
 /// # Examples
@@ -34,7 +35,7 @@ use crate::{DisplayModel, FramePlan, Nanos, Timestamp};
 ///     now += if k % 3 == 2 { 33_333_333 } else { 16_666_667 };
 ///     let plan = frames.begin_frame(Timestamp::from_nanos(now));
 ///     governor.observe(&plan, frames.refresh_period());
-///     frames.set_render_cap(governor.max_fps());
+///     frames.set_render_cap(governor.render_cap());
 /// }
 /// assert_eq!(governor.divisor(), 8); // rendering at 60/8 Hz
 /// # Ok::<(), evenstep_core::PacingError>(())
@@ -187,14 +188,16 @@ impl FrameRateGovernor {
     /// The render cap to apply: `None` at the full rate, otherwise the
     /// display rate divided by [`divisor`](FrameRateGovernor::divisor),
     /// rounded to whole renders a second (at least one).
-    pub fn max_fps(&self) -> Option<NonZeroU32> {
+    pub fn render_cap(&self) -> Option<Rate> {
         if self.divisor == 1 {
             return None;
         }
         let period = self.period?.as_nanos();
         let per = u128::from(period) * u128::from(self.divisor);
         let fps = (1_000_000_000_u128 + per / 2) / per;
-        NonZeroU32::new(u32::try_from(fps).unwrap_or(u32::MAX)).or(NonZeroU32::new(1))
+        let fps =
+            NonZeroU32::new(u32::try_from(fps).unwrap_or(u32::MAX)).unwrap_or(NonZeroU32::MIN);
+        Some(Rate::hz(fps))
     }
 }
 
@@ -232,6 +235,6 @@ mod tests {
         }
         assert_eq!(governor.clean_streak, u32::MAX);
         assert_eq!(governor.divisor(), 1);
-        assert_eq!(governor.max_fps(), None);
+        assert_eq!(governor.render_cap(), None);
     }
 }

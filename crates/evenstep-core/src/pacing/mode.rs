@@ -127,39 +127,26 @@ impl Pacing {
         matches!(self.mode, Mode::Centred | Mode::Snapped)
     }
 
-    /// Whether frames are snapped to whole refreshes (snapped and locked).
-    pub const fn is_snapped(self) -> bool {
-        matches!(self.mode, Mode::Snapped | Mode::Locked)
-    }
-
-    /// Whether the planner's display model learns from the frames: under
-    /// locked and snapped pacing, which use it. Off and centred plan
-    /// without one, at the plain accumulator's cost (following the display
-    /// costs about 6 ns a frame, as long again as the plain accumulator),
+    /// Whether frames are snapped to whole refreshes (snapped and locked),
+    /// and so whether the planner's display model learns from the frames.
+    /// Off and centred plan without one, at the plain accumulator's cost,
     /// and the planner's
     /// [`refresh_period`](crate::FrameLoop::refresh_period) is `None` under
     /// them. What learning changes besides the snap: the render cap expects
     /// frames a refresh period apart once the period is known, so a frame
     /// after a hitch claims at most half a refresh of the cap's schedule
     /// ahead, rather than half its own long delta.
-    pub const fn learns(self) -> bool {
+    pub const fn is_snapped(self) -> bool {
         matches!(self.mode, Mode::Snapped | Mode::Locked)
     }
 
-    /// The snap tolerance, if snapping with one.
+    /// The snap tolerance, if snapping with one: how far, on average, the
+    /// display model's stamps may wander from their refreshes for snapping
+    /// to go on. `None` unless snapped; locked pacing goes by the model's
+    /// own bound.
     pub const fn snap_tolerance(self) -> Option<Duration> {
         match self.mode {
             Mode::Snapped => Some(self.tolerance.as_duration()),
-            Mode::Off | Mode::Centred | Mode::Locked => None,
-        }
-    }
-
-    /// How far the display model's stamps may wander from their refreshes
-    /// for snapping to go on: the tolerance when snapped, and the model's
-    /// own bound when locked.
-    pub(crate) const fn steadiness(self) -> Option<Nanos> {
-        match self.mode {
-            Mode::Snapped => Some(self.tolerance),
             Mode::Off | Mode::Centred | Mode::Locked => None,
         }
     }

@@ -10,6 +10,7 @@
 
 use core::num::NonZeroU64;
 
+use crate::ratio::gcd;
 use crate::{DisplayModel, Nanos, Pacing, Speed, Timestamp, Timestep};
 
 /// The largest denominator of a refresh-to-step fraction with a lattice.
@@ -129,13 +130,6 @@ impl Lattice {
             u64::try_from(hi).unwrap_or(0),
         )
     }
-}
-
-fn gcd(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
 }
 
 /// A frame delta snapped to whole refreshes. A snap whose units do not fit
@@ -457,8 +451,8 @@ impl Snapper {
             return None;
         }
         let spread = self.display.spread()?;
-        let steady = if let Some(tolerance) = pacing.steadiness() {
-            spread <= tolerance
+        let steady = if let Some(tolerance) = pacing.snap_tolerance() {
+            spread <= Nanos::from_duration(tolerance)
         } else {
             self.locked_trusts(spread, period, lattice, timestep)?
         };
@@ -553,8 +547,8 @@ impl Snapper {
         if self.owed != 0 || u64::try_from(snap.units).ok()? != lattice.per_refresh.get() {
             return None;
         }
-        let (band, most) = if let Some(tolerance) = pacing.steadiness() {
-            (self.band, tolerance.as_nanos())
+        let (band, most) = if let Some(tolerance) = pacing.snap_tolerance() {
+            (self.band, Nanos::from_duration(tolerance).as_nanos())
         } else if self.settled(period, Some(lattice), timestep)? {
             let band = intersect(self.band, lattice.close_band(timestep));
             (band, band.0 / LOCKED_SPREAD_DIVISOR)

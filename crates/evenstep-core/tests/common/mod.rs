@@ -6,7 +6,7 @@
 use core::num::NonZeroU32;
 use core::time::Duration;
 
-use evenstep_core::{Pacing, Speed, StepBudget, Timestep};
+use evenstep_core::{Pacing, Rate, Speed, StepBudget, Timestep};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
@@ -103,8 +103,11 @@ pub fn pacing() -> impl Strategy<Value = Pacing> {
 }
 
 /// A render cap, or none.
-pub fn render_cap() -> impl Strategy<Value = Option<NonZeroU32>> {
-    prop_oneof![Just(None), (1_u32..=500).prop_map(NonZeroU32::new)]
+pub fn render_cap() -> impl Strategy<Value = Option<Rate>> {
+    prop_oneof![
+        Just(None),
+        (1_u32..=500).prop_map(|fps| NonZeroU32::new(fps).map(Rate::hz))
+    ]
 }
 
 /// One thing a caller can do to a planner between frames.
@@ -127,7 +130,7 @@ pub enum Op {
     /// Change the pacing.
     Pacing(Pacing),
     /// Change the render cap.
-    Cap(Option<NonZeroU32>),
+    Cap(Option<Rate>),
 }
 
 /// A hostile sequence: ordinary frames, jitter, stalls, backwards stamps,

@@ -3,11 +3,10 @@
 
 use std::fmt;
 use std::marker::PhantomData;
-use std::num::NonZeroU32;
 use std::time::Duration;
 
 use evenstep_core::{
-    FrameLoop, FrameRateGovernor, Nanos, Pacing, Speed, StepBudget, Timestamp, Timestep,
+    FrameLoop, FrameRateGovernor, Nanos, Pacing, Rate, Speed, StepBudget, Timestamp, Timestep,
 };
 
 use crate::clock::{Clock, MonotonicClock};
@@ -51,7 +50,7 @@ pub struct LoopBuilder<S> {
     budget: Budget,
     speed: Speed,
     pacing: Pacing,
-    render_cap: Option<(NonZeroU32, NonZeroU32)>,
+    render_cap: Option<Rate>,
     governor: Option<FrameRateGovernor>,
     warmup_frames: u32,
     absence: Duration,
@@ -119,20 +118,10 @@ impl<S> LoopBuilder<S> {
         self
     }
 
-    /// A render cap in renders a second of real time (default: none).
-    pub fn render_cap(mut self, max_fps: Option<NonZeroU32>) -> LoopBuilder<S> {
-        self.render_cap = max_fps.map(|fps| (fps, NonZeroU32::MIN));
-        self
-    }
-
-    /// A render cap of `renders` every `per_seconds` seconds of real time,
-    /// a rate that need not be whole (see [`Loop::set_render_cap_ratio`]).
-    pub fn render_cap_ratio(
-        mut self,
-        renders: NonZeroU32,
-        per_seconds: NonZeroU32,
-    ) -> LoopBuilder<S> {
-        self.render_cap = Some((renders, per_seconds));
+    /// A render cap in renders a second of real time, a rate that need not
+    /// be whole (default: none; see [`Loop::set_render_cap`]).
+    pub fn render_cap(mut self, rate: Option<Rate>) -> LoopBuilder<S> {
+        self.render_cap = rate;
         self
     }
 
@@ -188,7 +177,7 @@ impl<S> LoopBuilder<S> {
         let mut frames =
             FrameLoop::new(self.timestep, budget, Timestamp::ZERO).with_pacing(self.pacing);
         frames.set_speed(self.speed);
-        frames.set_render_cap_ratio(self.render_cap);
+        frames.set_render_cap(self.render_cap);
         Ok(Loop {
             time: TimeBase::new(clock),
             frames,

@@ -1,11 +1,9 @@
 //! The render rate: the render cap the game set and the frame-rate
 //! governor, and the cap the planner is given, the lower of the two.
 
-use std::num::NonZeroU32;
-
 #[cfg(doc)]
 use evenstep_core::FrameLoop;
-use evenstep_core::{FramePlan, FrameRateGovernor, RenderCap};
+use evenstep_core::{FramePlan, FrameRateGovernor, Rate};
 
 use crate::game_loop::Loop;
 
@@ -15,16 +13,13 @@ use crate::game_loop::Loop;
 pub(crate) struct RenderRate {
     /// The render cap the game set; the planner's is the lower of it and
     /// the governor's.
-    cap: Option<(NonZeroU32, NonZeroU32)>,
+    cap: Option<Rate>,
     governor: Option<FrameRateGovernor>,
 }
 
 impl RenderRate {
-    /// The game's cap, as `(renders, per_seconds)`, and a governor.
-    pub(crate) fn new(
-        cap: Option<(NonZeroU32, NonZeroU32)>,
-        governor: Option<FrameRateGovernor>,
-    ) -> RenderRate {
+    /// The game's cap and a governor.
+    pub(crate) fn new(cap: Option<Rate>, governor: Option<FrameRateGovernor>) -> RenderRate {
         RenderRate { cap, governor }
     }
 
@@ -36,46 +31,32 @@ impl RenderRate {
 
     /// The cap for the planner: the lower of the game's render cap and the
     /// governor's.
-    fn planner_cap(&self) -> Option<(NonZeroU32, NonZeroU32)> {
+    fn planner_cap(&self) -> Option<Rate> {
         let governed = self
             .governor
             .as_ref()
-            .and_then(FrameRateGovernor::max_fps)
-            .map(|fps| (fps, NonZeroU32::MIN));
+            .and_then(FrameRateGovernor::render_cap);
         match (self.cap, governed) {
-            (Some(a), Some(b)) => Some(if slower(a, b) { a } else { b }),
+            (Some(a), Some(b)) => Some(a.min(b)),
             (cap, governed) => cap.or(governed),
         }
     }
 }
 
-/// Whether the rate `a` (renders per seconds) is below `b`.
-fn slower(a: (NonZeroU32, NonZeroU32), b: (NonZeroU32, NonZeroU32)) -> bool {
-    u64::from(a.0.get()) * u64::from(b.1.get()) < u64::from(b.0.get()) * u64::from(a.1.get())
-}
-
 impl<S> Loop<S> {
-    /// Caps renders at `max_fps` a second of real time (`None`: render every
-    /// paint pump). Steps, timers and jobs run on the pumps it skips.
-    pub fn set_render_cap(&mut self, max_fps: Option<NonZeroU32>) {
-        self.set_render_cap_ratio(max_fps.map(|fps| (fps, NonZeroU32::MIN)));
-    }
-
-    /// Caps renders at `renders` every `per_seconds` seconds of real time,
-    /// a rate that need not be whole: `(30_000, 1_001)` is 29.97 fps (see
-    /// [`FrameLoop::set_render_cap_ratio`]; `None`: no cap).
-    pub fn set_render_cap_ratio(&mut self, cap: Option<(NonZeroU32, NonZeroU32)>) {
-        self.render_rate.cap = cap;
+    /// Caps renders at `rate` a second of real time, a rate that need not
+    /// be whole (`None`: render every paint pump; see
+    /// [`FrameLoop::set_render_cap`]). Steps, timers and jobs run on the
+    /// pumps it skips.
+    pub fn set_render_cap(&mut self, rate: Option<Rate>) {
+        self.render_rate.cap = rate;
         self.apply_render_cap();
     }
 
-    /// The render cap the game set, as `(renders, per_seconds)` in lowest
-    /// terms (the governor may hold renders lower: see
-    /// [`set_governor`](Loop::set_governor)).
-    pub fn render_cap_ratio(&self) -> Option<(NonZeroU32, NonZeroU32)> {
-        self.render_rate
-            .cap
-            .map(|(renders, per)| RenderCap::from_ratio(renders, per).ratio())
+    /// The render cap the game set (the governor may hold renders lower:
+    /// see [`set_governor`](Loop::set_governor)).
+    pub fn render_cap(&self) -> Option<Rate> {
+        self.render_rate.cap
     }
 
     /// Sets (or, with `None`, removes) the frame-rate governor: while paint
@@ -138,7 +119,6 @@ impl<S> Loop<S> {
     /// Gives the planner the lower of the game's render cap and the
     /// governor's.
     fn apply_render_cap(&mut self) {
-        self.frames
-            .set_render_cap_ratio(self.render_rate.planner_cap());
+        self.frames.set_render_cap(self.render_rate.planner_cap());
     }
 }

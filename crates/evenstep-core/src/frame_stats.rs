@@ -4,7 +4,9 @@
 //! same timestamps tally identically and its digest can gate a determinism
 //! test. Measured timing belongs to the driver.
 
-use crate::{FramePlan, Nanos, StateHash};
+use crate::plan::FramePlan;
+use crate::state_hash::StateHash;
+use crate::time::Nanos;
 
 /// Totals over every plan absorbed.
 ///
