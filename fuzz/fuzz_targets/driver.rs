@@ -13,10 +13,7 @@ use std::sync::Once;
 use std::time::Duration;
 
 use arbitrary::Arbitrary;
-use evenstep::{
-    Fire, JobHandle, Loop, ManualClock, Pacing, PumpKind, Rate, Speed, StepBudget, TimerHandle,
-    Timestamp, Timestep,
-};
+use evenstep::{JobHandle, Loop, ManualClock, Pacing, PumpKind, Rate, Speed, StepBudget, TimerHandle, Timestamp, Timestep, timeline::Fire};
 use libfuzzer_sys::fuzz_target;
 
 /// The payload of every panic the script asks for. Any other panic is a

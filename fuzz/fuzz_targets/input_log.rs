@@ -4,14 +4,14 @@
 //! tick count), saves and loads back equal, and replays without a panic.
 #![no_main]
 
-use evenstep::{InputLog, ReplaySource, StepContext, Timestep, replay};
+use evenstep::{InputLog, StepContext, Timestep, replay, replay::ReplaySource};
 use libfuzzer_sys::fuzz_target;
 
 /// An input applied by adding it into the state.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 struct Add(u32);
 
-impl evenstep::Input<u64> for Add {
+impl evenstep::replay::Input<u64> for Add {
     fn apply(&self, state: &mut u64) {
         *state = state.wrapping_add(u64::from(self.0));
     }

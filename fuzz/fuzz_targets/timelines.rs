@@ -13,7 +13,7 @@ use std::sync::Once;
 use std::time::Duration;
 
 use arbitrary::Arbitrary;
-use evenstep::{Fire, Nanos, Timeline, TimerHandle};
+use evenstep::{Nanos, Timeline, TimerHandle, timeline::Fire};
 use libfuzzer_sys::fuzz_target;
 
 /// The payload of every panic the script asks for. Any other panic is a

@@ -4,7 +4,7 @@
 
 use std::num::NonZeroU64;
 
-use evenstep::{Alpha, InputLog, Loop, Nanos, RecordError, StepContext, Timestep};
+use evenstep::{Alpha, InputLog, Loop, Nanos, StepContext, Timestep, replay::RecordError};
 
 use crate::{Action, Canvas, FrameChart, Settings, World, WorldInput, scene};
 

@@ -1,7 +1,7 @@
 //! The world: balls bouncing in a box, moved only by fixed steps and by
 //! commands applied at a step, so a recorded session replays exactly.
 
-use evenstep::{Alpha, Input, Interpolated, StateHash};
+use evenstep::{Alpha, Interpolated, StateHash, replay::Input};
 
 /// The box's width in world units. Drawing scales it to the canvas.
 pub const WORLD_WIDTH: f32 = 640.0;

@@ -42,7 +42,7 @@
 //!
 //! [`PageDriver`] makes every decision and touches no browser API: the
 //! browser glue forwards callbacks to it. It follows the page's lifecycle
-//! and carries out what [`FramePolicy`](evenstep::FramePolicy), the rules
+//! and carries out what [`FramePolicy`](evenstep::frame_policy::FramePolicy), the rules
 //! every evenstep frame source shares, answers. It builds on every target,
 //! so its tests run on a manual clock in the workspace's `cargo test`:
 //!

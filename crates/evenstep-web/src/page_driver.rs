@@ -9,8 +9,8 @@
 //! to it; a test forwards them by hand, on a manual clock.
 
 use evenstep::{
-    Clock, ConfigError, FrameAction, FramePolicy, Loop, LoopBuilder, Nanos, Painting, PumpKind,
-    PumpReport, Timestamp,
+    Clock, ConfigError, Loop, LoopBuilder, Nanos, PumpKind, PumpReport, Timestamp,
+    frame_policy::{FrameAction, FramePolicy, Painting},
 };
 
 use crate::away::{Absence, Away};

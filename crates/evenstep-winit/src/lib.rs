@@ -33,7 +33,7 @@
 //!   its loop reads; with a [`ManualClock`](evenstep::ManualClock) and a
 //!   stand-in [`WindowHandle`], the whole policy runs in a test. The
 //!   decisions themselves (paint, tick, ask for a redraw, wake) are
-//!   [`FramePolicy`](evenstep::FramePolicy)'s, the rules every evenstep
+//!   [`FramePolicy`](evenstep::frame_policy::FramePolicy)'s, the rules every evenstep
 //!   frame source shares; the driver feeds it what the window says.
 //! - **Clean endings.** A close request, or [`Loop::stop`](evenstep::Loop::stop)
 //!   from anywhere, ends the event loop at the next `about_to_wait`.

@@ -9,8 +9,8 @@
 use std::num::NonZeroU32;
 
 use evenstep::{
-    Clock, ConfigError, FrameAction, FramePolicy, Loop, LoopBuilder, MonotonicClock, Nanos,
-    Painting, PumpReport, Timestamp,
+    Clock, ConfigError, Loop, LoopBuilder, MonotonicClock, Nanos, PumpReport, Timestamp,
+    frame_policy::{FrameAction, FramePolicy, Painting},
 };
 use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow};

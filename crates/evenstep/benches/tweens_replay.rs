@@ -9,7 +9,9 @@ use std::time::Duration;
 
 use divan::Bencher;
 use divan::counter::ItemsCount;
-use evenstep::{Ease, Input, InputLog, StateHash, StepContext, Timestep, Tween, Tweens, replay};
+use evenstep::{
+    Ease, InputLog, StateHash, StepContext, Timestep, Tween, Tweens, replay, replay::Input,
+};
 
 fn main() {
     divan::main();

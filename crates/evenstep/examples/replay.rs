@@ -9,7 +9,8 @@ use std::num::NonZeroU64;
 use std::time::Duration;
 
 use evenstep::{
-    Clock, Input, InputLog, Loop, ManualClock, PumpKind, StateHash, StepContext, Timestep, replay,
+    Clock, InputLog, Loop, ManualClock, PumpKind, StateHash, StepContext, Timestep, replay,
+    replay::Input,
 };
 
 /// A ball on a line, in thousandths of a unit.

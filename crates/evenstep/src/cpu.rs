@@ -23,9 +23,9 @@ const USER_HZ: u64 = 100;
 /// # Examples
 ///
 /// ```
-/// let before = evenstep::process_cpu_time();
+/// let before = evenstep::runner::process_cpu_time();
 /// let work: u64 = (0..1_000_000_u64).map(|n| n % 7).sum();
-/// let after = evenstep::process_cpu_time();
+/// let after = evenstep::runner::process_cpu_time();
 /// if let (Some(before), Some(after)) = (before, after) {
 ///     assert!(after >= before, "{work}");
 /// }

@@ -44,10 +44,8 @@ use crate::game_loop::PumpKind;
 ///
 /// ```
 /// use std::time::Duration;
-/// use evenstep::{
-///     Clock, FrameAction, FramePolicy, Loop, ManualClock, Nanos, Pacing, Painting, PumpKind,
-///     Timestamp, Timestep,
-/// };
+/// use evenstep::frame_policy::{FrameAction, FramePolicy, Painting};
+/// use evenstep::{Clock, Loop, ManualClock, Nanos, Pacing, PumpKind, Timestamp, Timestep};
 ///
 /// let clock = ManualClock::new();
 /// let mut game_loop = Loop::<u64>::builder()

@@ -82,14 +82,14 @@
 //! ## A headless server
 //!
 //! A [`Runner`] sleeps until the next step or real timer is due, pumps, and
-//! repeats until a [`StopHandle`] (a Ctrl-C handler, another thread) or a
+//! repeats until a [`StopHandle`](runner::StopHandle) (a Ctrl-C handler, another thread) or a
 //! callback stops it; it reports how late its steps ran. Here it runs on a
 //! manual clock, which its sleeper moves instead of sleeping; a server uses
 //! [`Runner::new`] on the real clock (see `examples/server.rs`).
 //!
 //! ```
 //! use std::time::Duration;
-//! use evenstep::{Loop, ManualClock, ManualSleep, Runner, Timestep};
+//! use evenstep::{Loop, ManualClock, Runner, Timestep, runner::ManualSleep};
 //!
 //! #[derive(Default)]
 //! struct World { steps: u64, saves: u32 }
@@ -130,7 +130,7 @@
 //! # Features
 //!
 //! - `serde`: `Serialize` and `Deserialize` for [`LoopStats`],
-//!   [`FrameStatsRecord`] (the core's deterministic tally, mirrored), [`Ease`]
+//!   [`FrameStatsRecord`](planner::FrameStatsRecord) (the core's deterministic tally, mirrored), [`Ease`]
 //!   (by name) and [`InputLog`], and `InputLog::load`, which validates a log
 //!   and refuses one recorded at another timestep.
 //! - `json`: `InputLog::from_json`, the same from JSON text, refusing
@@ -152,45 +152,54 @@ mod contexts;
 mod control;
 mod cpu;
 mod ease;
-mod frame_policy;
+pub mod frame_policy;
 mod game_loop;
 mod jobs;
 mod lerp;
-mod replay;
-mod runner;
+pub mod replay;
+pub mod runner;
 mod stats;
 mod tally_record;
-mod timeline;
-mod tween;
+pub mod timeline;
+pub mod tween;
 
 pub use clock::{Clock, ManualClock, MonotonicClock};
 pub use contexts::{RenderContext, StepContext};
 pub use control::Control;
-pub use cpu::process_cpu_time;
 pub use ease::{Ease, UnknownEase};
 pub use evenstep_core::{
-    Alpha, BudgetError, DisplayModel, FrameLoop, FramePlan, FrameRateGovernor, FrameStats, Nanos,
-    Pacing, PacingError, Rate, RateError, RenderCap, Rhythm, Speed, SpeedError, StateHash, Step,
-    StepBudget, Steps, Timestamp, Timestep, TimestepError,
+    Alpha, BudgetError, FramePlan, Nanos, Pacing, PacingError, Rate, RateError, Speed, SpeedError,
+    StateHash, StepBudget, Timestamp, Timestep, TimestepError,
 };
-pub use frame_policy::{FrameAction, FramePolicy, Painting};
 pub use game_loop::{
     CatchUp, ConfigError, Loop, LoopBuilder, Pump, PumpKind, PumpReport, SubscriberId,
 };
 pub use jobs::JobHandle;
 pub use lerp::{Interpolated, Lerp};
-#[cfg(feature = "serde")]
-pub use replay::LoadError;
-pub use replay::{
-    Divergence, Input, InputLog, RecordError, ReplayError, ReplayReport, ReplaySource, replay,
-};
-pub use runner::{
-    Lateness, ManualSleep, PreciseSleep, RunReport, Runner, RunnerThread, Sleep, StopHandle,
-};
+pub use replay::{InputLog, replay};
+pub use runner::Runner;
 pub use stats::LoopStats;
-pub use tally_record::FrameStatsRecord;
-pub use timeline::{Fire, Timeline, TimerError, TimerHandle};
-pub use tween::{Slot, Tween, TweenHandle, Tweens};
+pub use timeline::{Timeline, TimerError, TimerHandle};
+pub use tween::{Tween, Tweens};
+
+/// Frame pacing's parts, for a game that tunes pacing or reads what it
+/// learned: the display model and its rhythm, the render cap and the
+/// frame-rate governor. A game sets [`Pacing`] on its loop; these are what
+/// the planner uses under it.
+pub mod pacing {
+    pub use evenstep_core::{
+        DisplayModel, FrameRateGovernor, Pacing, PacingError, RenderCap, Rhythm,
+    };
+}
+
+/// The planner the loop drives, for tools and tests that plan frames
+/// themselves or read the loop's ([`Loop::planner`]): [`FrameLoop`](planner::FrameLoop),
+/// the [`Step`](planner::Step)s of a plan, and [`FrameStats`](planner::FrameStats),
+/// the deterministic tally of plans, with its serde form.
+pub mod planner {
+    pub use crate::tally_record::FrameStatsRecord;
+    pub use evenstep_core::{FrameLoop, FrameStats, Step, Steps};
+}
 
 // The README's examples are compiled and run as doctests, so they never rot.
 #[cfg(doctest)]

@@ -110,7 +110,7 @@ impl std::error::Error for ReplayError {}
 ///
 /// ```
 /// use std::num::NonZeroU64;
-/// use evenstep::{replay, Input, InputLog, StateHash, Timestep};
+/// use evenstep::{replay, InputLog, StateHash, Timestep, replay::Input};
 ///
 /// #[derive(Clone)]
 /// struct Push(i64);

@@ -23,7 +23,7 @@ use std::time::Duration;
 use evenstep_core::{FramePlan, Nanos, Speed, Timestamp, Timestep};
 
 use crate::clock::{Clock, ManualClock};
-use crate::cpu::process_cpu_time;
+pub use crate::cpu::process_cpu_time;
 use crate::game_loop::{Loop, PumpKind, PumpReport};
 use crate::stats::LogHistogram;
 
@@ -108,7 +108,7 @@ impl Sleep for PreciseSleep {
 ///
 /// ```
 /// use std::time::Duration;
-/// use evenstep::{Loop, ManualClock, ManualSleep, Runner, Timestep};
+/// use evenstep::{Loop, ManualClock, Runner, Timestep, runner::ManualSleep};
 ///
 /// let clock = ManualClock::new();
 /// let mut server = Loop::<u64>::builder()
@@ -291,7 +291,7 @@ impl RunReport {
 ///
 /// ```
 /// use std::time::Duration;
-/// use evenstep::{Loop, ManualClock, ManualSleep, Runner, Timestep};
+/// use evenstep::{Loop, ManualClock, Runner, Timestep, runner::ManualSleep};
 ///
 /// let clock = ManualClock::new();
 /// let sleeper = ManualSleep::new(clock.clone(), Duration::ZERO);

@@ -16,7 +16,7 @@ use evenstep_core::FrameStats;
 /// # Examples
 ///
 /// ```
-/// use evenstep::{FrameLoop, FrameStats, FrameStatsRecord, Nanos, StepBudget, Timestamp, Timestep};
+/// use evenstep::{Nanos, StepBudget, Timestamp, Timestep, planner::{FrameLoop, FrameStats, FrameStatsRecord}};
 ///
 /// let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO);
 /// let mut stats = FrameStats::new();

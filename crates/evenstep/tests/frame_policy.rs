@@ -9,8 +9,8 @@
 use std::time::Duration;
 
 use evenstep::{
-    Clock, FrameAction, FramePolicy, Loop, ManualClock, Nanos, Pacing, Painting, PumpKind,
-    Timestamp, Timestep,
+    Clock, Loop, ManualClock, Nanos, Pacing, PumpKind, Timestamp, Timestep,
+    frame_policy::{FrameAction, FramePolicy, Painting},
 };
 
 /// A 60 Hz refresh period.

@@ -8,7 +8,10 @@
 
 use std::num::NonZeroU64;
 
-use evenstep::{Input, InputLog, LoadError, StepContext, Timestep, replay};
+use evenstep::{
+    InputLog, StepContext, Timestep, replay,
+    replay::{Input, LoadError},
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 struct Add(u64);

@@ -9,7 +9,10 @@ mod common;
 
 use std::num::NonZeroU64;
 
-use evenstep::{InputLog, LoadError, RecordError, Timestep};
+use evenstep::{
+    InputLog, Timestep,
+    replay::{LoadError, RecordError},
+};
 use proptest::prelude::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

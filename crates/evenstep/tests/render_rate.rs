@@ -7,7 +7,7 @@ use std::num::NonZeroU32;
 use std::rc::Rc;
 use std::time::Duration;
 
-use evenstep::{FrameRateGovernor, Loop, ManualClock, PumpKind, Rate};
+use evenstep::{Loop, ManualClock, PumpKind, Rate, pacing::FrameRateGovernor};
 
 fn n(value: u32) -> NonZeroU32 {
     NonZeroU32::new(value).unwrap()

@@ -9,8 +9,8 @@ use std::num::NonZeroU64;
 use std::time::Duration;
 
 use evenstep::{
-    Clock, Input, InputLog, Loop, ManualClock, PumpKind, ReplayError, StateHash, StepContext,
-    Timestep, replay,
+    Clock, InputLog, Loop, ManualClock, PumpKind, StateHash, StepContext, Timestep, replay,
+    replay::{Input, ReplayError},
 };
 
 /// Four bodies, positions and velocities in thousandths of a unit.
@@ -354,7 +354,7 @@ fn loading_a_log_recorded_at_another_timestep_is_refused_with_a_clear_error() {
 
 #[test]
 fn the_last_tick_a_log_holds_ends_and_checkpoints_and_a_later_one_is_refused() {
-    use evenstep::{RecordError, ReplaySource};
+    use evenstep::replay::{RecordError, ReplaySource};
     let last = InputLog::<Kick>::MAX_TICKS - 1;
     let mut log = InputLog::<Kick>::new(Timestep::HZ_60, NonZeroU64::new(1).unwrap());
     log.end_tick(last, 7).unwrap();

@@ -7,8 +7,8 @@
 use std::time::Duration;
 
 use evenstep::{
-    Clock, Loop, ManualClock, ManualSleep, Nanos, Pacing, Runner, Sleep, StopHandle, Timestamp,
-    Timestep,
+    Clock, Loop, ManualClock, Nanos, Pacing, Runner, Timestamp, Timestep,
+    runner::{ManualSleep, Sleep, StopHandle},
 };
 
 #[derive(Default)]

@@ -2,7 +2,8 @@
 //! of every counter and the digest, equal after a round trip through JSON.
 
 use evenstep::{
-    FrameLoop, FrameStats, FrameStatsRecord, Nanos, Pacing, StepBudget, Timestamp, Timestep,
+    Nanos, Pacing, StepBudget, Timestamp, Timestep,
+    planner::{FrameLoop, FrameStats, FrameStatsRecord},
 };
 
 fn tallied() -> FrameStats {

@@ -9,7 +9,9 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use evenstep::{Ease, Interpolated, Loop, ManualClock, PumpKind, Slot, Timestep, Tween, Tweens};
+use evenstep::{
+    Ease, Interpolated, Loop, ManualClock, PumpKind, Timestep, Tween, Tweens, tween::Slot,
+};
 
 #[derive(Default, Debug)]
 struct Panel {

@@ -72,7 +72,7 @@ impl<S> Loop<S> {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use evenstep::{FrameRateGovernor, Loop, ManualClock, PumpKind};
+    /// use evenstep::{Loop, ManualClock, PumpKind, pacing::FrameRateGovernor};
     ///
     /// let clock = ManualClock::new();
     /// let mut game_loop = Loop::<()>::builder()
