@@ -111,46 +111,49 @@
 
 mod capture;
 mod config;
+mod csv_records;
 mod csv_trace;
 mod decimal;
 mod godot;
 mod judge;
+mod layout;
 mod metrics;
 mod planner;
 mod plot;
+mod process_filter;
 mod queued;
 mod rate;
 mod report;
 mod rng;
+mod rows;
 mod run;
 mod stutter;
 mod suite;
+mod survey;
 mod sweep;
 mod synthetic;
 mod table;
 mod trace;
 
-pub use capture::{
-    CaptureError, DisplaySource, Layout, MAX_PROCESSES, PresentSource, ProcessFilter, Row, Rows,
-    Survey,
-};
+pub use capture::{Capture, CaptureError, JudgeError, MAX_PIPED_BYTES, judge_file, read_piped};
 pub use config::{Config, Settings, SettingsError, WARM_UP_FRAMES};
 pub use csv_trace::{CSV_FORMATS, CsvError, CsvFormat, estimate_refresh, parse_csv, read_csv};
 pub use godot::{GODOT_JITTER_FIX, GodotJitterFix};
 pub use judge::{DisplayTiming, MAX_LONG_GAPS, Measured, Rule, Tally, TimingError};
+pub use layout::{DisplaySource, Layout, PresentSource};
 pub use metrics::{Histogram, Metrics};
 pub use planner::Planner;
 pub use plot::{PlotError, svg};
+pub use process_filter::ProcessFilter;
 pub use queued::Queued;
 pub use rate::{Rate, RateError};
 pub use report::{ConfigReport, DEFAULT_PHASES, Report, TraceReport};
 pub use rng::SplitMix64;
+pub use rows::{Row, Rows};
 pub use run::Run;
 pub use stutter::{Cadence, CadenceKind};
 pub use suite::{Profile, SUITE_FRAMES, default_suite};
-pub use sweep::{
-    Capture, JudgeError, MAX_PIPED_BYTES, PhaseCounts, Sweep, SweepReport, judge_file, judge_trace,
-    read_piped,
-};
+pub use survey::{MAX_PROCESSES, Survey};
+pub use sweep::{PhaseCounts, Sweep, SweepReport, judge_trace};
 pub use synthetic::{Jitter, MAX_FRAMES, MAX_HIDDEN, MAX_STALL_MILLIS, Synthetic, SyntheticError};
 pub use trace::{Refresh, Trace};
