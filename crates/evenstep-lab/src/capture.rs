@@ -23,7 +23,9 @@ use crate::sweep::{Sweep, SweepReport, display_rate};
 use crate::trace::{Refresh, Trace};
 
 /// A capture to judge: a regular file, streamed once for each pass, or the
-/// bytes of anything else (a pipe, `/dev/stdin`), read once.
+/// bytes of anything else (a pipe, `/dev/stdin`), read once. Its columns
+/// are read as its header names them ([`Layout`]): `present_ms,display_ms`,
+/// or a PresentMon 1.x or 2.x log.
 ///
 /// # Examples
 ///

@@ -138,7 +138,11 @@ impl SweepReport {
     }
 }
 
-/// The planners of a sweep, fed a row at a time.
+/// The planners of a sweep, fed a row at a time: every configuration at
+/// each of `phases` start phases (its anchor moved back by `i/phases` of a
+/// step), fed the present times of every row, and judged on each shown
+/// frame after the first by the [`Rule`]; beside them, a naive accumulator
+/// fed the display times.
 ///
 /// # Examples
 ///
