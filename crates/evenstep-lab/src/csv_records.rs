@@ -8,6 +8,9 @@ use std::io::Read;
 use crate::capture::CaptureError;
 use crate::layout::Layout;
 
+/// A CSV reader of `input` as every pass reads a capture: the header is
+/// found among the records (after any comments), fields are trimmed, and
+/// rows may be of any length.
 pub(crate) fn csv_reader<R: Read>(input: R) -> csv::Reader<R> {
     csv::ReaderBuilder::new()
         .has_headers(false)
