@@ -1,111 +1,303 @@
-//! Captures with display times, read a row at a time: the two-column
-//! `present_ms,display_ms` format, and PresentMon logs in the 1.x and 2.x
-//! column sets (with a process filter where a log holds several). Every row
-//! becomes a present time and, if the frame reached the screen, a display
-//! time, both in nanoseconds on one clock. Nothing is kept per row, and at
-//! most [`MAX_PROCESSES`] processes are counted, so a log of any length is
-//! read in fixed memory; reading twice (once to learn the display, once to
-//! judge) is the caller's choice. Errors quote the input clipped, and list
-//! a few of the processes or columns, so they stay short whatever the log.
+//! A capture with display times, and why one cannot be read or judged.
+//!
+//! A [`Capture`] is a regular file, streamed once for each pass over it, or
+//! the bytes of a pipe, read once. Judging it takes three passes: a
+//! [`Survey`] of its columns and processes, a measure of its display from
+//! the display times, and the planners fed its [`Rows`]. Errors quote the
+//! input clipped, and list a few of the processes or columns, so they stay
+//! short whatever the log.
 
 use core::fmt;
-use std::borrow::Cow;
-use std::collections::BTreeMap;
+use core::fmt::Write as _;
 use std::io::Read;
+use std::path::{Path, PathBuf};
 
-use crate::decimal;
+use crate::config::Settings;
+use crate::judge::{DisplayTiming, Measured, TimingError};
+use crate::layout::Layout;
+use crate::process_filter::ProcessFilter;
+use crate::rate::Rate;
+use crate::rows::Rows;
+use crate::survey::Survey;
+use crate::sweep::{Sweep, SweepReport, display_rate};
+use crate::trace::{Refresh, Trace};
 
-/// Where a capture's present times come from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PresentSource {
-    /// The `present_ms` column.
-    PresentMs,
-    /// The running sum of `MsBetweenPresents` (the first row at 0).
-    BetweenPresents,
-    /// `TimeInSeconds`, in seconds.
-    TimeInSeconds,
-    /// `CPUStartTime`, in milliseconds (PresentMon 2.x).
-    CpuStartTime,
-}
-
-/// Where a capture's display times come from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DisplaySource {
-    /// The `display_ms` column (empty: never shown).
-    DisplayMs,
-    /// The present time plus `MsUntilDisplayed`, for rows shown (`Dropped`
-    /// 0 where the column exists, and a positive value).
-    UntilDisplayed,
-    /// The running sum of `MsBetweenDisplayChange` over the rows shown.
-    BetweenDisplayChange,
-}
-
-impl fmt::Display for PresentSource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            PresentSource::PresentMs => "present_ms",
-            PresentSource::BetweenPresents => "the running sum of MsBetweenPresents",
-            PresentSource::TimeInSeconds => "TimeInSeconds",
-            PresentSource::CpuStartTime => "CPUStartTime",
-        })
-    }
-}
-
-impl fmt::Display for DisplaySource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            DisplaySource::DisplayMs => "display_ms",
-            DisplaySource::UntilDisplayed => "present time + MsUntilDisplayed",
-            DisplaySource::BetweenDisplayChange => "the running sum of MsBetweenDisplayChange",
-        })
-    }
-}
-
-/// Which process of a log to read: a name (`game.exe`, any case) or an id.
+/// A capture to judge: a regular file, streamed once for each pass, or the
+/// bytes of anything else (a pipe, `/dev/stdin`), read once. Its columns
+/// are read as its header names them ([`Layout`]): `present_ms,display_ms`,
+/// or a PresentMon 1.x or 2.x log.
+///
+/// # Examples
+///
+/// ```
+/// use evenstep_lab::{Capture, Settings};
+///
+/// let mut text = String::from("present_ms,display_ms\n");
+/// for k in 0..120 {
+///     text += &format!("{}.0,{}.0\n", k * 16, k * 16 + 40);
+/// }
+/// let capture = Capture::Bytes { name: "steady".into(), bytes: text.into_bytes() };
+/// let report = capture.judge(Settings::default(), "62.5".parse().ok(), None, 2)?;
+/// assert_eq!((report.presented, report.shown, report.judged), (120, 120, 119));
+/// assert_eq!(capture.trace(None, None)?.len(), 120);
+/// # Ok::<(), evenstep_lab::JudgeError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ProcessFilter {
-    /// The `Application` column, compared without case.
-    Name(String),
-    /// The `ProcessID` column.
-    Id(u64),
+pub enum Capture {
+    /// A regular file.
+    File {
+        /// Its name, for the report.
+        name: String,
+        /// Where it is.
+        path: PathBuf,
+    },
+    /// A capture read into memory.
+    Bytes {
+        /// Its name, for the report.
+        name: String,
+        /// Its bytes.
+        bytes: Vec<u8>,
+    },
 }
 
-impl fmt::Display for ProcessFilter {
+impl Capture {
+    /// The capture at `path`, named by its file name: a regular file as it
+    /// is, anything else read once ([`read_piped`]).
+    ///
+    /// # Errors
+    ///
+    /// [`JudgeError::Io`] when it cannot be opened or read, and
+    /// [`JudgeError::TooLong`] for a pipe past [`MAX_PIPED_BYTES`].
+    pub fn open(path: &Path) -> Result<Capture, JudgeError> {
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        if std::fs::metadata(path)?.is_file() {
+            return Ok(Capture::File {
+                name,
+                path: path.to_owned(),
+            });
+        }
+        let bytes = read_piped(std::fs::File::open(path)?)?;
+        Ok(Capture::Bytes { name, bytes })
+    }
+
+    /// Its name.
+    pub fn name(&self) -> &str {
+        match self {
+            Capture::File { name, .. } | Capture::Bytes { name, .. } => name,
+        }
+    }
+
+    /// Its bytes from the start, once more.
+    fn reader(&self) -> Result<Box<dyn Read + '_>, JudgeError> {
+        Ok(match self {
+            Capture::File { path, .. } => {
+                Box::new(std::io::BufReader::new(std::fs::File::open(path)?))
+            }
+            Capture::Bytes { bytes, .. } => Box::new(bytes.as_slice()),
+        })
+    }
+
+    /// Its whole text, for a trace of one column of stamps (which is held in
+    /// memory anyway).
+    ///
+    /// # Errors
+    ///
+    /// [`JudgeError::Io`] when it cannot be read, or is not UTF-8 text.
+    pub fn text(&self) -> Result<String, JudgeError> {
+        let mut text = String::new();
+        self.reader()?.read_to_string(&mut text)?;
+        Ok(text)
+    }
+
+    /// The display's refresh: `display_hz` when given, else measured from
+    /// the display times (a pass over the rows).
+    fn measure(
+        &self,
+        layout: &Layout,
+        display_hz: Option<Rate>,
+        process: Option<&ProcessFilter>,
+    ) -> Result<Measured, JudgeError> {
+        if let Some(rate) = display_hz {
+            return Ok(Measured::given(rate));
+        }
+        let mut timing = DisplayTiming::new();
+        for row in Rows::new(self.reader()?, layout.clone(), process.cloned())? {
+            if let Some(shown) = row?.display {
+                timing.push(shown);
+            }
+        }
+        Ok(timing.measure()?)
+    }
+
+    /// Judges every configuration on the capture, in three passes (to
+    /// survey its columns and processes, to measure its display, to run the
+    /// planners), so that memory stays flat whatever its length.
+    /// `display_hz`, when given, is the display's rate instead of the one
+    /// measured; `process` picks one process of a log that holds several.
+    ///
+    /// # Errors
+    ///
+    /// [`JudgeError`] when it cannot be read, is not a capture with present
+    /// and display times, holds several processes and none is chosen, or its
+    /// display keeps no steady rate and none is given.
+    pub fn judge(
+        &self,
+        settings: Settings,
+        display_hz: Option<Rate>,
+        process: Option<&ProcessFilter>,
+        phases: u32,
+    ) -> Result<SweepReport, JudgeError> {
+        let survey = Survey::of(self.reader()?)?;
+        let layout = survey.plan(process)?;
+        let measured = self.measure(&layout, display_hz, process)?;
+        let mut sweep = Sweep::new(self.name(), settings, measured, phases);
+        for row in Rows::new(self.reader()?, layout.clone(), process.cloned())? {
+            let row = row?;
+            sweep.push(row.present, row.display);
+        }
+        let mut report = sweep.finish();
+        let mut sources = format!(
+            "present times: {}; display times: {}",
+            layout.present(),
+            layout.display()
+        );
+        if survey.time_in_seconds_is_coarse() {
+            let _ = write!(
+                sources,
+                " (TimeInSeconds has {} decimal(s), too coarse to time frames)",
+                survey.time_decimals.unwrap_or(0)
+            );
+        }
+        if let Some(filter) = process {
+            let _ = write!(sources, "; process {filter}");
+        }
+        report.sources = sources;
+        Ok(report)
+    }
+
+    /// The capture as a [`Trace`] held in memory (present times as its
+    /// stamps, with its display times), on the display's rate: `display_hz`,
+    /// or the one measured matched to a common rate, or the measured rate to
+    /// a thousandth of a hertz. For plotting; judging streams instead.
+    ///
+    /// # Errors
+    ///
+    /// [`JudgeError`], as for [`Capture::judge`].
+    pub fn trace(
+        &self,
+        display_hz: Option<Rate>,
+        process: Option<&ProcessFilter>,
+    ) -> Result<Trace, JudgeError> {
+        let layout = Survey::of(self.reader()?)?.plan(process)?;
+        let measured = self.measure(&layout, display_hz, process)?;
+        let mut stamps = Vec::new();
+        let mut display = Vec::new();
+        for row in Rows::new(self.reader()?, layout, process.cloned())? {
+            let row = row?;
+            stamps.push(row.present);
+            display.push(row.display);
+        }
+        Ok(
+            Trace::new(self.name(), stamps, Refresh::Fixed(display_rate(&measured)))
+                .with_display(display)
+                .with_refresh_note(measured.describe()),
+        )
+    }
+}
+
+/// Judges every configuration on the capture at `path` ([`Capture::open`],
+/// [`Capture::judge`]): a file is streamed three times, so that memory stays
+/// flat whatever its length; a pipe is read once, up to
+/// [`MAX_PIPED_BYTES`]. `display_hz`, when given, is the display's rate
+/// instead of the one measured; `process` picks one process of a log that
+/// holds several.
+///
+/// # Errors
+///
+/// [`JudgeError`] when the file cannot be read, is not a capture with
+/// present and display times, holds several processes and none is chosen,
+/// or its display keeps no steady rate and none is given.
+pub fn judge_file(
+    path: &Path,
+    settings: Settings,
+    display_hz: Option<Rate>,
+    process: Option<&ProcessFilter>,
+    phases: u32,
+) -> Result<SweepReport, JudgeError> {
+    Capture::open(path)?.judge(settings, display_hz, process, phases)
+}
+
+/// The most bytes read from a capture that is not a regular file (a pipe,
+/// `/dev/stdin`): 128 MiB. Such a capture can be read only once, so it is
+/// read into memory and judged from there; a file is streamed instead, in
+/// fixed memory whatever its length.
+pub const MAX_PIPED_BYTES: u64 = 128 << 20;
+
+/// Reads a capture that can be read only once (a pipe) into memory.
+///
+/// # Errors
+///
+/// [`JudgeError::Io`] when it cannot be read, and [`JudgeError::TooLong`]
+/// past [`MAX_PIPED_BYTES`].
+pub fn read_piped<R: Read>(input: R) -> Result<Vec<u8>, JudgeError> {
+    let mut bytes = Vec::new();
+    input.take(MAX_PIPED_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_PIPED_BYTES {
+        return Err(JudgeError::TooLong);
+    }
+    Ok(bytes)
+}
+
+/// Why a capture file could not be judged.
+#[derive(Debug)]
+pub enum JudgeError {
+    /// The file could not be read.
+    Io(std::io::Error),
+    /// The file is not a capture this lab reads.
+    Capture(CaptureError),
+    /// Its display keeps no rate the rule can judge by.
+    Timing(TimingError),
+    /// A pipe gave more than [`MAX_PIPED_BYTES`].
+    TooLong,
+}
+
+impl fmt::Display for JudgeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ProcessFilter::Name(name) => f.write_str(&clipped(name)),
-            ProcessFilter::Id(id) => write!(f, "{id}"),
+            JudgeError::Io(error) => write!(f, "{error}"),
+            JudgeError::Capture(error) => write!(f, "{error}"),
+            JudgeError::Timing(error) => write!(f, "{error}"),
+            JudgeError::TooLong => write!(
+                f,
+                "more than {MAX_PIPED_BYTES} bytes ({} MiB, MAX_PIPED_BYTES) from a pipe; a \
+                 capture that long is read from a file, which is streamed",
+                MAX_PIPED_BYTES >> 20
+            ),
         }
     }
 }
 
-impl ProcessFilter {
-    /// A filter from what a user typed: digits are an id, anything else a
-    /// name.
-    pub fn parse(text: &str) -> ProcessFilter {
-        match text.trim().parse() {
-            Ok(id) => ProcessFilter::Id(id),
-            Err(_) => ProcessFilter::Name(text.trim().to_owned()),
-        }
-    }
+impl std::error::Error for JudgeError {}
 
-    fn admits(&self, name: &str, id: &str) -> bool {
-        match self {
-            ProcessFilter::Name(wanted) => wanted.eq_ignore_ascii_case(name),
-            ProcessFilter::Id(wanted) => id.trim().parse::<u64>().is_ok_and(|id| id == *wanted),
-        }
+impl From<CaptureError> for JudgeError {
+    fn from(error: CaptureError) -> JudgeError {
+        JudgeError::Capture(error)
     }
 }
 
-/// One presented frame: when it was presented and, if it reached the
-/// screen, when.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Row {
-    /// The present time, in ns from the first row's.
-    pub present: u64,
-    /// The display time, in ns on the same clock (shifted by a constant for
-    /// logs that only give display gaps), or `None` if never shown.
-    pub display: Option<u64>,
+impl From<TimingError> for JudgeError {
+    fn from(error: TimingError) -> JudgeError {
+        JudgeError::Timing(error)
+    }
+}
+
+impl From<std::io::Error> for JudgeError {
+    fn from(error: std::io::Error) -> JudgeError {
+        JudgeError::Io(error)
+    }
 }
 
 /// A capture that cannot be read as one.
@@ -235,25 +427,11 @@ impl fmt::Display for CaptureError {
 
 impl std::error::Error for CaptureError {}
 
-/// `TimeInSeconds` with fewer fractional digits than this is too coarse
-/// (a tenth of a millisecond).
-const FINE_DECIMALS: u32 = 4;
-
-/// The most processes a [`Survey`] counts rows for: a log's processes past
-/// these are counted together, as [`Survey::untracked_rows`], so a log with
-/// a process id on every row is surveyed in fixed memory.
-pub const MAX_PROCESSES: usize = 64;
-
-/// The most characters of a process name or id a [`Survey`] keeps: two
-/// processes whose names agree that far are counted as one (the rows read
-/// are still those the filter names exactly).
-const MAX_KEY_CHARS: usize = 256;
-
 /// The most characters of the input an error quotes.
 const MAX_QUOTED_CHARS: usize = 64;
 
 /// The most processes or header fields an error lists.
-const MAX_LISTED: usize = 16;
+pub(crate) const MAX_LISTED: usize = 16;
 
 /// `text`, clipped to [`MAX_QUOTED_CHARS`] characters (marked `…`).
 pub(crate) fn clipped(text: &str) -> String {
@@ -269,519 +447,11 @@ fn clip(text: &str, chars: usize) -> String {
 
 /// The first [`MAX_LISTED`] of `items`, clipped, and how many more there
 /// are.
-fn listed<'a>(items: impl ExactSizeIterator<Item = &'a str>) -> Vec<String> {
+pub(crate) fn listed<'a>(items: impl ExactSizeIterator<Item = &'a str>) -> Vec<String> {
     let total = items.len();
     let mut found: Vec<String> = items.take(MAX_LISTED).map(clipped).collect();
     if total > MAX_LISTED {
         found.push(format!("and {} more", total - MAX_LISTED));
     }
     found
-}
-
-/// The columns of a capture and what they are read as.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Layout {
-    present: PresentSource,
-    present_index: usize,
-    display: DisplaySource,
-    display_index: usize,
-    dropped_index: Option<usize>,
-    application_index: Option<usize>,
-    process_index: Option<usize>,
-    time_in_seconds_index: Option<usize>,
-    present_column: String,
-    display_column: String,
-    dropped_column: String,
-    /// The processes the survey found, for a filter that turns out to admit
-    /// no row ([`Survey::process_list`]).
-    processes: Vec<String>,
-}
-
-impl Layout {
-    /// The layout a header describes, or why it describes none.
-    ///
-    /// # Errors
-    ///
-    /// [`CaptureError::NoPresentColumn`] or [`CaptureError::NoDisplayColumn`].
-    pub fn from_header(header: &[&str]) -> Result<Layout, CaptureError> {
-        let find = |names: &[&str]| {
-            names.iter().find_map(|name| {
-                header
-                    .iter()
-                    .position(|field| field.eq_ignore_ascii_case(name))
-                    .map(|index| (index, header[index].to_owned()))
-            })
-        };
-        let two_columns = find(&["present_ms"]).zip(find(&["display_ms"]));
-        let time_in_seconds = find(&["TimeInSeconds"]);
-        let (present, (present_index, present_column)) = if let Some((present, _)) = &two_columns {
-            (PresentSource::PresentMs, present.clone())
-        } else if let Some(found) = find(&["MsBetweenPresents"]) {
-            (PresentSource::BetweenPresents, found)
-        } else if let Some(found) = time_in_seconds.clone() {
-            (PresentSource::TimeInSeconds, found)
-        } else if let Some(found) = find(&["CPUStartTime"]) {
-            (PresentSource::CpuStartTime, found)
-        } else {
-            return Err(CaptureError::NoPresentColumn {
-                found: listed(header.iter().copied()),
-            });
-        };
-        let (display, (display_index, display_column)) = if let Some((_, shown)) = two_columns {
-            (DisplaySource::DisplayMs, shown)
-        } else if let Some(found) = find(&["MsUntilDisplayed"]) {
-            (DisplaySource::UntilDisplayed, found)
-        } else if let Some(found) = find(&["MsBetweenDisplayChange"]) {
-            (DisplaySource::BetweenDisplayChange, found)
-        } else {
-            return Err(CaptureError::NoDisplayColumn);
-        };
-        let dropped = find(&["Dropped"]);
-        Ok(Layout {
-            present,
-            present_index,
-            display,
-            display_index,
-            dropped_index: dropped.as_ref().map(|(index, _)| *index),
-            dropped_column: dropped.map(|(_, name)| name).unwrap_or_default(),
-            application_index: find(&["Application"]).map(|(index, _)| index),
-            process_index: find(&["ProcessID"]).map(|(index, _)| index),
-            time_in_seconds_index: time_in_seconds.map(|(index, _)| index),
-            present_column: clipped(&present_column),
-            display_column: clipped(&display_column),
-            processes: Vec::new(),
-        })
-    }
-
-    /// Where present times come from.
-    pub const fn present(&self) -> PresentSource {
-        self.present
-    }
-
-    /// Where display times come from.
-    pub const fn display(&self) -> DisplaySource {
-        self.display
-    }
-}
-
-/// What a first pass over a capture found: its layout, its processes, and
-/// whether `TimeInSeconds` (when present) is too coarse to use.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Survey {
-    /// The layout, with the present source chosen.
-    pub layout: Layout,
-    /// Rows per process, as `(name, id)`, for the first [`MAX_PROCESSES`]
-    /// processes met (names and ids kept to their first 256 characters).
-    pub processes: BTreeMap<(String, String), u64>,
-    /// Rows of the processes met after the first [`MAX_PROCESSES`].
-    pub untracked_rows: u64,
-    /// The fewest fractional digits of any `TimeInSeconds` value, if the
-    /// column exists.
-    pub time_decimals: Option<u32>,
-}
-
-impl Survey {
-    /// Reads the header and every row of `input` for what it holds.
-    ///
-    /// # Errors
-    ///
-    /// [`CaptureError`] for malformed CSV or a header with no present or
-    /// display times.
-    pub fn of<R: Read>(input: R) -> Result<Survey, CaptureError> {
-        let mut reader = csv_reader(input);
-        let layout = read_layout(&mut reader)?;
-        let mut processes: BTreeMap<(String, String), u64> = BTreeMap::new();
-        let mut untracked_rows = 0_u64;
-        let mut time_decimals: Option<u32> = None;
-        let mut record = csv::ByteRecord::new();
-        // Rows come in long runs of one process: count a run, then file it.
-        let mut run: Option<((String, String), u64)> = None;
-        while read_record(&mut reader, &mut record)? {
-            if is_blank_or_comment(&record) {
-                continue;
-            }
-            let name = key_text(&record, layout.application_index);
-            let id = key_text(&record, layout.process_index);
-            match &mut run {
-                Some(((run_name, run_id), rows)) if *run_name == name && *run_id == id => {
-                    *rows += 1;
-                }
-                _ => {
-                    if let Some((key, rows)) = run.replace(((name, id), 1)) {
-                        file_run(&mut processes, &mut untracked_rows, key, rows);
-                    }
-                }
-            }
-            // A value that is not text is refused when the rows are read.
-            if let Some(text) = layout
-                .time_in_seconds_index
-                .and_then(|index| field(&record, Some(index)))
-            {
-                let decimals = text
-                    .split_once('.')
-                    .map_or(0, |(_, fraction)| fraction.len() as u32);
-                time_decimals = Some(time_decimals.map_or(decimals, |d| d.min(decimals)));
-            }
-        }
-        if let Some((key, rows)) = run {
-            file_run(&mut processes, &mut untracked_rows, key, rows);
-        }
-        Ok(Survey {
-            layout,
-            processes,
-            untracked_rows,
-            time_decimals,
-        })
-    }
-
-    /// The processes, for messages: the first 16 as `name (pid N, R rows)`,
-    /// then how many more there are and their rows.
-    pub fn process_list(&self) -> Vec<String> {
-        let mut found: Vec<String> = self
-            .processes
-            .iter()
-            .take(MAX_LISTED)
-            .map(|((name, id), rows)| {
-                let name = if name.is_empty() { "?" } else { name };
-                let id = if id.is_empty() { "?" } else { id };
-                format!("{} (pid {}, {rows} rows)", clipped(name), clipped(id))
-            })
-            .collect();
-        let more = self.processes.len().saturating_sub(MAX_LISTED);
-        let more_rows = self
-            .processes
-            .values()
-            .skip(MAX_LISTED)
-            .fold(self.untracked_rows, |sum, &rows| sum.saturating_add(rows));
-        if self.untracked_rows > 0 {
-            found.push(format!(
-                "at least {} more processes ({more_rows} rows)",
-                more + 1
-            ));
-        } else if more > 0 {
-            found.push(format!("{more} more processes ({more_rows} rows)"));
-        }
-        found
-    }
-
-    /// Whether every process of the log is counted in
-    /// [`processes`](Survey::processes).
-    fn is_complete(&self) -> bool {
-        self.untracked_rows == 0
-            && self.processes.keys().all(|(name, id)| {
-                name.chars().count() < MAX_KEY_CHARS && id.chars().count() < MAX_KEY_CHARS
-            })
-    }
-
-    /// The layout to read with, and the process filter to apply, given the
-    /// user's filter.
-    ///
-    /// # Errors
-    ///
-    /// [`CaptureError::SeveralProcesses`] when the log holds several and
-    /// none is chosen, [`CaptureError::NoSuchProcess`] when the chosen one
-    /// is absent, and [`CaptureError::Coarse`] when `TimeInSeconds` is too
-    /// coarse and is all there is. A process past the [`MAX_PROCESSES`]
-    /// counted may still be the one chosen: then [`Rows`] says, at the end,
-    /// if no row was.
-    pub fn plan(&self, process: Option<&ProcessFilter>) -> Result<Layout, CaptureError> {
-        if let Some(filter) = process {
-            let admitted = self
-                .processes
-                .keys()
-                .any(|(name, id)| filter.admits(name, id));
-            if !admitted && self.is_complete() {
-                return Err(CaptureError::NoSuchProcess {
-                    wanted: filter.to_string(),
-                    found: self.process_list(),
-                });
-            }
-        } else if self.processes.len() > 1 || self.untracked_rows > 0 {
-            return Err(CaptureError::SeveralProcesses {
-                found: self.process_list(),
-            });
-        }
-        let coarse = self.time_decimals.is_some_and(|d| d < FINE_DECIMALS);
-        if self.layout.present == PresentSource::TimeInSeconds && coarse {
-            return Err(CaptureError::Coarse {
-                decimals: self.time_decimals.unwrap_or(0),
-            });
-        }
-        let mut layout = self.layout.clone();
-        layout.processes = self.process_list();
-        Ok(layout)
-    }
-
-    /// Whether `TimeInSeconds` exists but is too coarse (and so was passed
-    /// over for the running sum of `MsBetweenPresents`).
-    pub fn time_in_seconds_is_coarse(&self) -> bool {
-        self.time_decimals.is_some_and(|d| d < FINE_DECIMALS)
-    }
-}
-
-/// The rows of a capture, read one at a time.
-pub struct Rows<R: Read> {
-    reader: csv::Reader<R>,
-    record: csv::ByteRecord,
-    layout: Layout,
-    process: Option<ProcessFilter>,
-    /// The first row's present time in the column's own terms, in ns.
-    origin: Option<u64>,
-    /// The running sums, in ns.
-    present_sum: u64,
-    display_sum: u64,
-    previous: u64,
-    /// Rows the process filter let through.
-    admitted: u64,
-}
-
-impl<R: Read> Rows<R> {
-    /// The rows of `input` (header included) read with `layout`, keeping
-    /// only `process` when given.
-    ///
-    /// # Errors
-    ///
-    /// [`CaptureError`] for malformed CSV, or a header that does not match
-    /// `layout`. Reading goes on to refuse a bad value (naming its line and
-    /// column), a backwards present time, and, at the end, a `process`
-    /// that no row belonged to.
-    pub fn new(
-        input: R,
-        layout: Layout,
-        process: Option<ProcessFilter>,
-    ) -> Result<Rows<R>, CaptureError> {
-        let mut reader = csv_reader(input);
-        read_layout(&mut reader)?;
-        Ok(Rows {
-            reader,
-            record: csv::ByteRecord::new(),
-            layout,
-            process,
-            origin: None,
-            present_sum: 0,
-            display_sum: 0,
-            previous: 0,
-            admitted: 0,
-        })
-    }
-
-    fn row(&mut self) -> Result<Option<Row>, CaptureError> {
-        loop {
-            if !read_record(&mut self.reader, &mut self.record)? {
-                // Said once: the end of the rows is then the end.
-                return match self.process.take() {
-                    Some(filter) if self.admitted == 0 => Err(CaptureError::NoSuchProcess {
-                        wanted: filter.to_string(),
-                        found: core::mem::take(&mut self.layout.processes),
-                    }),
-                    _ => Ok(None),
-                };
-            }
-            if is_blank_or_comment(&self.record) {
-                continue;
-            }
-            let layout = &self.layout;
-            if let Some(filter) = &self.process {
-                let name = lossy(&self.record, layout.application_index);
-                let id = lossy(&self.record, layout.process_index);
-                if !filter.admits(&name, &id) {
-                    continue;
-                }
-            }
-            self.admitted += 1;
-            let line = self.record.position().map_or(0, csv::Position::line);
-            let value = |index: usize, column: &str, scale: u32| {
-                let text = text(&self.record, index, column, line)?;
-                decimal::parse_scaled(text, scale)
-                    .and_then(|nanos| u64::try_from(nanos).ok())
-                    .ok_or_else(|| CaptureError::Value {
-                        line,
-                        column: column.to_owned(),
-                        text: clipped(text),
-                    })
-            };
-            let present_column = layout.present_column.clone();
-            let first = self.origin.is_none();
-            let present = match layout.present {
-                PresentSource::BetweenPresents => {
-                    // The first row's gap reaches back before the capture.
-                    if !first {
-                        let gap = value(layout.present_index, &present_column, 6)?;
-                        self.present_sum = self.present_sum.saturating_add(gap);
-                    }
-                    self.origin = Some(0);
-                    self.present_sum
-                }
-                source => {
-                    let scale = if source == PresentSource::TimeInSeconds {
-                        9
-                    } else {
-                        6
-                    };
-                    let absolute = value(layout.present_index, &present_column, scale)?;
-                    let origin = *self.origin.get_or_insert(absolute);
-                    absolute
-                        .checked_sub(origin)
-                        .ok_or(CaptureError::Backwards { line })?
-                }
-            };
-            if !first && present < self.previous {
-                return Err(CaptureError::Backwards { line });
-            }
-            self.previous = present;
-            let display = self.display(present, line)?;
-            return Ok(Some(Row { present, display }));
-        }
-    }
-
-    /// The row's display time, if it was shown.
-    fn display(&mut self, present: u64, line: u64) -> Result<Option<u64>, CaptureError> {
-        let layout = &self.layout;
-        let shown = text(
-            &self.record,
-            layout.display_index,
-            &layout.display_column,
-            line,
-        )?;
-        let dropped = match layout.dropped_index {
-            None => false,
-            Some(index) => match text(&self.record, index, &layout.dropped_column, line)? {
-                "0" => false,
-                "1" => true,
-                other => {
-                    return Err(CaptureError::Flag {
-                        line,
-                        column: layout.dropped_column.clone(),
-                        text: clipped(other),
-                    });
-                }
-            },
-        };
-        // Frames never shown have an empty or `NA` display value.
-        let absent = shown.is_empty() || shown.eq_ignore_ascii_case("NA");
-        if dropped || absent {
-            return Ok(None);
-        }
-        let nanos = decimal::parse_scaled(shown, 6)
-            .and_then(|nanos| u64::try_from(nanos).ok())
-            .ok_or_else(|| CaptureError::Value {
-                line,
-                column: layout.display_column.clone(),
-                text: clipped(shown),
-            })?;
-        Ok(match layout.display {
-            DisplaySource::DisplayMs => {
-                // On the present times' clock, from the first row's present.
-                Some(nanos.saturating_sub(self.origin.unwrap_or(0)))
-            }
-            DisplaySource::UntilDisplayed => (nanos > 0).then(|| present.saturating_add(nanos)),
-            DisplaySource::BetweenDisplayChange => {
-                self.display_sum = self.display_sum.saturating_add(nanos);
-                Some(self.display_sum)
-            }
-        })
-    }
-}
-
-impl<R: Read> Iterator for Rows<R> {
-    type Item = Result<Row, CaptureError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        self.row().transpose()
-    }
-}
-
-fn csv_reader<R: Read>(input: R) -> csv::Reader<R> {
-    csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .from_reader(input)
-}
-
-/// An empty record, or a comment: a line starting with `#`, or with `//`
-/// (the metadata lines of `CapFrameX` logs).
-fn is_blank_or_comment(record: &csv::ByteRecord) -> bool {
-    let first = record.get(0).unwrap_or(b"");
-    record.iter().all(<[u8]>::is_empty) || first.starts_with(b"#") || first.starts_with(b"//")
-}
-
-fn read_record<R: Read>(
-    reader: &mut csv::Reader<R>,
-    record: &mut csv::ByteRecord,
-) -> Result<bool, CaptureError> {
-    reader
-        .read_byte_record(record)
-        .map_err(|error| CaptureError::Malformed {
-            line: error.position().map_or(0, csv::Position::line),
-            message: error.to_string(),
-        })
-}
-
-/// The header (the first non-empty record) as a layout.
-fn read_layout<R: Read>(reader: &mut csv::Reader<R>) -> Result<Layout, CaptureError> {
-    let mut record = csv::ByteRecord::new();
-    loop {
-        if !read_record(reader, &mut record)? {
-            return Err(CaptureError::NoPresentColumn { found: Vec::new() });
-        }
-        if !is_blank_or_comment(&record) {
-            break;
-        }
-    }
-    let header: Vec<Cow<'_, str>> = record.iter().map(String::from_utf8_lossy).collect();
-    let header: Vec<&str> = header.iter().map(AsRef::as_ref).collect();
-    Layout::from_header(&header)
-}
-
-/// Field `index` of `record` as text (empty when absent), or `None` when it
-/// is not UTF-8.
-fn field(record: &csv::ByteRecord, index: Option<usize>) -> Option<&str> {
-    let bytes = index.and_then(|index| record.get(index)).unwrap_or(b"");
-    core::str::from_utf8(bytes).ok()
-}
-
-/// Value `index` of `record` (column `column`, on line `line`) as text.
-fn text<'r>(
-    record: &'r csv::ByteRecord,
-    index: usize,
-    column: &str,
-    line: u64,
-) -> Result<&'r str, CaptureError> {
-    field(record, Some(index)).ok_or_else(|| CaptureError::NotText {
-        line,
-        column: column.to_owned(),
-    })
-}
-
-/// Field `index` of `record` as text, any bytes that are not UTF-8 replaced
-/// (process names and ids, which are compared, never parsed as numbers).
-fn lossy(record: &csv::ByteRecord, index: Option<usize>) -> Cow<'_, str> {
-    String::from_utf8_lossy(index.and_then(|index| record.get(index)).unwrap_or(b""))
-}
-
-/// A process name or id as the survey keys it, to [`MAX_KEY_CHARS`].
-fn key_text(record: &csv::ByteRecord, index: Option<usize>) -> String {
-    let text = lossy(record, index);
-    match text.char_indices().nth(MAX_KEY_CHARS) {
-        Some((end, _)) => text[..end].to_owned(),
-        None => text.into_owned(),
-    }
-}
-
-/// Counts a run of `rows` rows of process `key`: with its own count if it
-/// is among the first [`MAX_PROCESSES`] met, else with the untracked rows.
-fn file_run(
-    processes: &mut BTreeMap<(String, String), u64>,
-    untracked_rows: &mut u64,
-    key: (String, String),
-    rows: u64,
-) {
-    if let Some(count) = processes.get_mut(&key) {
-        *count = count.saturating_add(rows);
-    } else if processes.len() < MAX_PROCESSES {
-        processes.insert(key, rows);
-    } else {
-        *untracked_rows = untracked_rows.saturating_add(rows);
-    }
 }

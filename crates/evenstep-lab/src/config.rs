@@ -6,7 +6,7 @@ use core::time::Duration;
 
 use evenstep_core::{BudgetError, Pacing, PacingError, StepBudget, Timestep, TimestepError};
 
-use crate::Rate;
+use crate::rate::Rate;
 
 /// Frames at the start of a trace that the stutter count skips: the display
 /// model needs a few deltas before snapping can start, and every

@@ -5,7 +5,9 @@
 
 use core::fmt;
 
-use crate::{Rate, Refresh, Trace, decimal};
+use crate::decimal;
+use crate::rate::Rate;
+use crate::trace::{Refresh, Trace};
 
 /// The column names read from a PresentMon log, in order of preference.
 const PRESENTMON_ABSOLUTE: &str = "TimeInSeconds";

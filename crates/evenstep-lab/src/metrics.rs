@@ -4,7 +4,9 @@
 
 use serde::Serialize;
 
-use crate::{Cadence, Run, Trace};
+use crate::run::Run;
+use crate::stutter::Cadence;
+use crate::trace::Trace;
 
 /// How many frames ran 0, 1, 2, 3, and 4 or more steps.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]

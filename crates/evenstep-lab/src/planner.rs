@@ -5,7 +5,8 @@
 
 use evenstep_core::{FrameLoop, Timestamp};
 
-use crate::{Config, GodotJitterFix, Settings};
+use crate::config::{Config, Settings};
+use crate::godot::GodotJitterFix;
 
 /// The naive accumulator's clamp on one frame's delta, in seconds.
 pub(crate) const NAIVE_CLAMP_SECS: f64 = 0.25;

@@ -3,10 +3,12 @@
 //! the wall over the whole trace.
 
 use core::fmt;
+use core::ops::Range;
 
 use plotters::prelude::*;
 
-use crate::{Config, TraceReport};
+use crate::config::Config;
+use crate::report::TraceReport;
 
 /// The drawing's size in pixels.
 const SIZE: (u32, u32) = (1200, 900);
@@ -103,15 +105,8 @@ fn steps_panel(
     frames: usize,
 ) -> Result<(), PlotError> {
     let walls = report.trace().wall_times();
-    let start = first_frame.min(walls.len());
-    let end = start.saturating_add(frames).min(walls.len());
-    let x0 = walls.get(start).copied().map_or(0.0, seconds);
-    // The last frame's segment runs to where the next frame would be.
-    let x1 = walls
-        .get(end)
-        .copied()
-        .map_or_else(|| walls.last().copied().map_or(1.0, seconds), seconds)
-        .max(x0 + 1e-3);
+    let (Range { start, end }, Range { start: x0, end: x1 }) =
+        steps_window(&walls, first_frame, frames);
     let bands = report.runs().len();
     let top = BAND * bands as f64 - 1.5;
     let mut chart = ChartBuilder::on(area)
@@ -141,16 +136,7 @@ fn steps_panel(
         // The first configuration at the top.
         let base = BAND * (bands - 1 - index) as f64;
         let colour = COLOURS[index % COLOURS.len()];
-        let mut points = Vec::with_capacity(2 * (end - start));
-        for i in start..end {
-            let y = base + run.steps()[i].min(4) as f64;
-            // Jittered stamps need not be in order: a point far outside the
-            // axis would overflow the plot's pixel arithmetic, so each is
-            // kept on the axis.
-            let next = walls.get(i + 1).copied().map_or(x1, seconds);
-            points.push((seconds(walls[i]).clamp(x0, x1), y));
-            points.push((next.clamp(x0, x1), y));
-        }
+        let points = staircase(&walls, run.steps(), start..end, (x0, x1), base);
         chart
             .draw_series(LineSeries::new(points, colour.stroke_width(2)))
             .map_err(plot_error)?;
@@ -163,6 +149,44 @@ fn steps_panel(
             .map_err(plot_error)?;
     }
     Ok(())
+}
+
+/// The frames the steps panel shows, `frames` from `first_frame` (as many
+/// as there are), and the time axis they span, in seconds.
+fn steps_window(walls: &[u64], first_frame: usize, frames: usize) -> (Range<usize>, Range<f64>) {
+    let start = first_frame.min(walls.len());
+    let end = start.saturating_add(frames).min(walls.len());
+    let x0 = walls.get(start).copied().map_or(0.0, seconds);
+    // The last frame's segment runs to where the next frame would be.
+    let x1 = walls
+        .get(end)
+        .copied()
+        .map_or_else(|| walls.last().copied().map_or(1.0, seconds), seconds)
+        .max(x0 + 1e-3);
+    (start..end, x0..x1)
+}
+
+/// Frames `frames` of `steps` as a staircase raised by `base`: each frame's
+/// count (4 meaning 4 or more) held from its wall time to the next frame's,
+/// on an axis from `x0` to `x1` seconds.
+fn staircase(
+    walls: &[u64],
+    steps: &[u64],
+    frames: Range<usize>,
+    (x0, x1): (f64, f64),
+    base: f64,
+) -> Vec<(f64, f64)> {
+    let mut points = Vec::with_capacity(2 * frames.len());
+    for i in frames {
+        let y = base + steps[i].min(4) as f64;
+        // Jittered stamps need not be in order: a point far outside the
+        // axis would overflow the plot's pixel arithmetic, so each is kept
+        // on the axis.
+        let next = walls.get(i + 1).copied().map_or(x1, seconds);
+        points.push((seconds(walls[i]).clamp(x0, x1), y));
+        points.push((next.clamp(x0, x1), y));
+    }
+    points
 }
 
 /// A step-band tick label: the step count within its band, blank between
@@ -186,16 +210,7 @@ fn drift_panel(area: &Area<'_>, report: &TraceReport) -> Result<(), PlotError> {
         .iter()
         .map(|run| buckets(&walls, run.drift_nanos()))
         .collect();
-    let (mut low, mut high) = series
-        .iter()
-        .flatten()
-        .fold((f64::MAX, f64::MIN), |(lo, hi), b| {
-            (lo.min(b.low), hi.max(b.high))
-        });
-    if low > high {
-        (low, high) = (-1.0, 1.0);
-    }
-    let pad = ((high - low) * 0.08).max(0.5);
+    let range = drift_range(&series);
     let mut chart = ChartBuilder::on(&plot_area)
         .caption(
             "simulation time minus wall time (ms): the line is the mean, the shade the range",
@@ -204,7 +219,7 @@ fn drift_panel(area: &Area<'_>, report: &TraceReport) -> Result<(), PlotError> {
         .margin(12)
         .x_label_area_size(36)
         .y_label_area_size(64)
-        .build_cartesian_2d(0.0..x1, (low - pad)..(high + pad))
+        .build_cartesian_2d(0.0..x1, range)
         .map_err(plot_error)?;
     chart
         .configure_mesh()
@@ -236,22 +251,42 @@ fn drift_panel(area: &Area<'_>, report: &TraceReport) -> Result<(), PlotError> {
             .draw_series(LineSeries::new(mean, colour.stroke_width(width)))
             .map_err(plot_error)?;
     }
+    drift_legend(&legend_area, report)
+}
+
+/// The drift axis: from the lowest to the highest drift of any series,
+/// padded by 8% (at least 0.5 ms), or around zero when there is none.
+fn drift_range(series: &[Vec<Bucket>]) -> Range<f64> {
+    let (mut low, mut high) = series
+        .iter()
+        .flatten()
+        .fold((f64::MAX, f64::MIN), |(lo, hi), b| {
+            (lo.min(b.low), hi.max(b.high))
+        });
+    if low > high {
+        (low, high) = (-1.0, 1.0);
+    }
+    let pad = ((high - low) * 0.08).max(0.5);
+    (low - pad)..(high + pad)
+}
+
+/// The drift panel's legend: each configuration's line, in its colour and
+/// width, and its label.
+fn drift_legend(area: &Area<'_>, report: &TraceReport) -> Result<(), PlotError> {
     for ((index, run), y) in report.runs().iter().enumerate().zip((60..).step_by(26)) {
         let colour = COLOURS[index % COLOURS.len()];
         let width = LINE_WIDTHS[index % LINE_WIDTHS.len()];
-        legend_area
-            .draw(&PathElement::new(
-                vec![(8, y), (36, y)],
-                colour.stroke_width(width),
-            ))
-            .map_err(plot_error)?;
-        legend_area
-            .draw(&Text::new(
-                run.config().label(),
-                (44, y - 8),
-                ("sans-serif", 15).into_font(),
-            ))
-            .map_err(plot_error)?;
+        area.draw(&PathElement::new(
+            vec![(8, y), (36, y)],
+            colour.stroke_width(width),
+        ))
+        .map_err(plot_error)?;
+        area.draw(&Text::new(
+            run.config().label(),
+            (44, y - 8),
+            ("sans-serif", 15).into_font(),
+        ))
+        .map_err(plot_error)?;
     }
     Ok(())
 }

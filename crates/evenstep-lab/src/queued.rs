@@ -12,8 +12,10 @@
 
 use core::fmt::Write as _;
 
-use crate::synthetic::checked_frames;
-use crate::{Rate, Refresh, SplitMix64, SyntheticError, Trace};
+use crate::rate::Rate;
+use crate::rng::SplitMix64;
+use crate::synthetic::{SyntheticError, checked_frames};
+use crate::trace::{Refresh, Trace};
 
 /// Where the first refresh lands, in ns.
 const START_NANOS: u64 = 1_000_000_000;

@@ -5,10 +5,13 @@ use core::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::config::{Config, Settings, WARM_UP_FRAMES};
+use crate::metrics::Metrics;
+use crate::run::Run;
+use crate::stutter::Cadence;
+use crate::sweep::{SweepReport, judge_trace};
 use crate::table::Table;
-use crate::{
-    Cadence, Config, Metrics, Run, Settings, SweepReport, Trace, WARM_UP_FRAMES, judge_trace,
-};
+use crate::trace::{Refresh, Trace};
 
 /// Start phases swept when a trace is judged by its display times, unless
 /// told otherwise.
@@ -74,8 +77,8 @@ impl TraceReport {
             })
             .collect();
         let display_hz_exact = match trace.refresh() {
-            crate::Refresh::Fixed(rate) => Some(rate.exact()),
-            crate::Refresh::Variable { .. } => None,
+            Refresh::Fixed(rate) => Some(rate.exact()),
+            Refresh::Variable { .. } => None,
         };
         let (judged, not_judged) = match trace.display() {
             None => (None, None),
@@ -203,59 +206,7 @@ impl Report {
             self.warm_up_frames,
         );
         for (index, trace) in self.traces.iter().enumerate() {
-            let _ = writeln!(
-                out,
-                "\n#{} {}: {} frames on {}, ideal {}",
-                index + 1,
-                trace.name,
-                trace.frames,
-                trace.display,
-                trace.cadence
-            );
-            let mut table = Table::new(&[17, 7, 7, 7, 7, 7, 8, 8, 11, 11, 12, 10]);
-            table.row([
-                "configuration",
-                "0",
-                "1",
-                "2",
-                "3",
-                "4+",
-                "stutter",
-                "double",
-                "drift ms",
-                "drift ppm",
-                "dropped ms",
-                "shift ms",
-            ]);
-            for line in &trace.configs {
-                let m = &line.metrics;
-                let [zero, one, two, three, more] = m.histogram.counts();
-                let shift = m
-                    .phase_shift_ms
-                    .map_or_else(|| "-".to_owned(), |ms| format!("{ms:+.3}"));
-                table.row([
-                    line.label.to_owned(),
-                    zero.to_string(),
-                    one.to_string(),
-                    two.to_string(),
-                    three.to_string(),
-                    more.to_string(),
-                    m.stutter.to_string(),
-                    m.double_updates.to_string(),
-                    format!("{:+.3}", m.drift_ms),
-                    format!("{:+.1}", m.drift_ppm),
-                    format!("{:.3}", m.dropped_ms),
-                    shift,
-                ]);
-            }
-            out.push_str(&table.render(""));
-            if let Some(judged) = &trace.judged {
-                out.push_str("judged by the frames shown: ");
-                out.push_str(&judged.table());
-            }
-            if let Some(reason) = &trace.not_judged {
-                let _ = writeln!(out, "not judged by the frames shown: {reason}");
-            }
+            trace_block(&mut out, index + 1, trace);
         }
         for (index, capture) in self.captures.iter().enumerate() {
             let _ = write!(out, "\n#{} ", self.traces.len() + index + 1);
@@ -346,6 +297,67 @@ impl Report {
         }
         out.push_str(&table.render(""));
     }
+}
+
+/// Trace `number`'s block of the table: its heading, a row per
+/// configuration, and its verdicts by the frames shown (or why there are
+/// none).
+fn trace_block(out: &mut String, number: usize, trace: &TraceReport) {
+    let _ = writeln!(
+        out,
+        "\n#{number} {}: {} frames on {}, ideal {}",
+        trace.name, trace.frames, trace.display, trace.cadence
+    );
+    out.push_str(&metrics_table(trace).render(""));
+    if let Some(judged) = &trace.judged {
+        out.push_str("judged by the frames shown: ");
+        out.push_str(&judged.table());
+    }
+    if let Some(reason) = &trace.not_judged {
+        let _ = writeln!(out, "not judged by the frames shown: {reason}");
+    }
+}
+
+/// A row per configuration of `trace`: its steps-per-frame histogram,
+/// stutter, drift, dropped time and phase shift.
+fn metrics_table(trace: &TraceReport) -> Table {
+    let mut table = Table::new(&[17, 7, 7, 7, 7, 7, 8, 8, 11, 11, 12, 10]);
+    table.row([
+        "configuration",
+        "0",
+        "1",
+        "2",
+        "3",
+        "4+",
+        "stutter",
+        "double",
+        "drift ms",
+        "drift ppm",
+        "dropped ms",
+        "shift ms",
+    ]);
+    for line in &trace.configs {
+        let m = &line.metrics;
+        let [zero, one, two, three, more] = m.histogram.counts();
+        let shift = m
+            .phase_shift_ms
+            .map_or_else(|| "-".to_owned(), |ms| format!("{ms:+.3}"));
+        table.row([
+            line.label.to_owned(),
+            zero.to_string(),
+            one.to_string(),
+            two.to_string(),
+            three.to_string(),
+            more.to_string(),
+            m.stutter.to_string(),
+            m.double_updates.to_string(),
+            format!("{:+.3}", m.drift_ms),
+            format!("{:+.1}", m.drift_ppm),
+            format!("{:.3}", m.dropped_ms),
+            shift,
+        ]);
+    }
+    table
 }
 
 /// What the stutter table's columns mean.

@@ -1,7 +1,9 @@
 //! Running one configuration over one trace: the steps each frame ran, and
 //! how simulation time stood against the wall after it.
 
-use crate::{Config, Planner, Settings, Trace};
+use crate::config::{Config, Settings};
+use crate::planner::Planner;
+use crate::trace::Trace;
 
 /// One configuration's run over one trace.
 ///

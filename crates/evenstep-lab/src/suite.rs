@@ -6,7 +6,10 @@
 
 use core::time::Duration;
 
-use crate::{Jitter, Queued, Rate, Synthetic, Trace};
+use crate::queued::Queued;
+use crate::rate::Rate;
+use crate::synthetic::{Jitter, Synthetic};
+use crate::trace::Trace;
 
 /// Frames in each profile of the default suite.
 pub const SUITE_FRAMES: usize = 10_000;

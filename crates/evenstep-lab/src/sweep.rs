@@ -8,19 +8,16 @@
 //! gives. Rows are taken one at a time, so a capture of any length is
 //! judged in fixed memory.
 
-use core::fmt;
 use core::fmt::Write as _;
-use std::io::Read;
-use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::planner::whole_nanos;
+use crate::config::{Config, Settings};
+use crate::judge::{DisplayTiming, Measured, Rule, Tally, TimingError};
+use crate::planner::{Planner, whole_nanos};
+use crate::rate::Rate;
 use crate::table::Table;
-use crate::{
-    CaptureError, Config, DisplayTiming, Layout, Measured, Planner, ProcessFilter, Rate, Refresh,
-    Rows, Rule, Settings, Survey, Tally, TimingError, Trace,
-};
+use crate::trace::Trace;
 
 /// Where the planners' clocks start: far enough into the timeline that a
 /// capture starting at 0 ms can be anchored before its first row.
@@ -141,7 +138,11 @@ impl SweepReport {
     }
 }
 
-/// The planners of a sweep, fed a row at a time.
+/// The planners of a sweep, fed a row at a time: every configuration at
+/// each of `phases` start phases (its anchor moved back by `i/phases` of a
+/// step), fed the present times of every row, and judged on each shown
+/// frame after the first by the [`Rule`]; beside them, a naive accumulator
+/// fed the display times.
 ///
 /// # Examples
 ///
@@ -183,9 +184,7 @@ impl Sweep {
         measured: Measured,
         phases: u32,
     ) -> Sweep {
-        let display = measured
-            .nominal()
-            .unwrap_or_else(|| approximate(measured.measured_hz()));
+        let display = display_rate(&measured);
         let rule = Rule::new(settings.step_rate(), display);
         Sweep {
             name: name.into(),
@@ -287,6 +286,15 @@ impl Sweep {
     }
 }
 
+/// The display rate a sweep judges by: the measured rate matched to a
+/// common one, or, for a display that matched none, the measured rate to
+/// the thousandth of a hertz.
+pub(crate) fn display_rate(measured: &Measured) -> Rate {
+    measured
+        .nominal()
+        .unwrap_or_else(|| approximate(measured.measured_hz()))
+}
+
 /// A rate to the thousandth of a hertz, for a display that matched no
 /// common rate.
 fn approximate(hz: f64) -> Rate {
@@ -327,281 +335,4 @@ pub fn judge_trace(
     "present times: the trace's stamps; display times: its refreshes"
         .clone_into(&mut report.sources);
     Ok(report)
-}
-
-/// Why a capture file could not be judged.
-#[derive(Debug)]
-pub enum JudgeError {
-    /// The file could not be read.
-    Io(std::io::Error),
-    /// The file is not a capture this lab reads.
-    Capture(CaptureError),
-    /// Its display keeps no rate the rule can judge by.
-    Timing(TimingError),
-    /// A pipe gave more than [`MAX_PIPED_BYTES`].
-    TooLong,
-}
-
-impl fmt::Display for JudgeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            JudgeError::Io(error) => write!(f, "{error}"),
-            JudgeError::Capture(error) => write!(f, "{error}"),
-            JudgeError::Timing(error) => write!(f, "{error}"),
-            JudgeError::TooLong => write!(
-                f,
-                "more than {MAX_PIPED_BYTES} bytes ({} MiB, MAX_PIPED_BYTES) from a pipe; a \
-                 capture that long is read from a file, which is streamed",
-                MAX_PIPED_BYTES >> 20
-            ),
-        }
-    }
-}
-
-impl std::error::Error for JudgeError {}
-
-impl From<CaptureError> for JudgeError {
-    fn from(error: CaptureError) -> JudgeError {
-        JudgeError::Capture(error)
-    }
-}
-
-impl From<TimingError> for JudgeError {
-    fn from(error: TimingError) -> JudgeError {
-        JudgeError::Timing(error)
-    }
-}
-
-impl From<std::io::Error> for JudgeError {
-    fn from(error: std::io::Error) -> JudgeError {
-        JudgeError::Io(error)
-    }
-}
-
-/// The most bytes read from a capture that is not a regular file (a pipe,
-/// `/dev/stdin`): 128 MiB. Such a capture can be read only once, so it is
-/// read into memory and judged from there; a file is streamed instead, in
-/// fixed memory whatever its length.
-pub const MAX_PIPED_BYTES: u64 = 128 << 20;
-
-/// Reads a capture that can be read only once (a pipe) into memory.
-///
-/// # Errors
-///
-/// [`JudgeError::Io`] when it cannot be read, and [`JudgeError::TooLong`]
-/// past [`MAX_PIPED_BYTES`].
-pub fn read_piped<R: Read>(input: R) -> Result<Vec<u8>, JudgeError> {
-    let mut bytes = Vec::new();
-    input.take(MAX_PIPED_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_PIPED_BYTES {
-        return Err(JudgeError::TooLong);
-    }
-    Ok(bytes)
-}
-
-/// A capture to judge: a regular file, streamed once for each pass, or the
-/// bytes of anything else (a pipe, `/dev/stdin`), read once.
-///
-/// # Examples
-///
-/// ```
-/// use evenstep_lab::{Capture, Settings};
-///
-/// let mut text = String::from("present_ms,display_ms\n");
-/// for k in 0..120 {
-///     text += &format!("{}.0,{}.0\n", k * 16, k * 16 + 40);
-/// }
-/// let capture = Capture::Bytes { name: "steady".into(), bytes: text.into_bytes() };
-/// let report = capture.judge(Settings::default(), "62.5".parse().ok(), None, 2)?;
-/// assert_eq!((report.presented, report.shown, report.judged), (120, 120, 119));
-/// assert_eq!(capture.trace(None, None)?.len(), 120);
-/// # Ok::<(), evenstep_lab::JudgeError>(())
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Capture {
-    /// A regular file.
-    File {
-        /// Its name, for the report.
-        name: String,
-        /// Where it is.
-        path: PathBuf,
-    },
-    /// A capture read into memory.
-    Bytes {
-        /// Its name, for the report.
-        name: String,
-        /// Its bytes.
-        bytes: Vec<u8>,
-    },
-}
-
-impl Capture {
-    /// The capture at `path`, named by its file name: a regular file as it
-    /// is, anything else read once ([`read_piped`]).
-    ///
-    /// # Errors
-    ///
-    /// [`JudgeError::Io`] when it cannot be opened or read, and
-    /// [`JudgeError::TooLong`] for a pipe past [`MAX_PIPED_BYTES`].
-    pub fn open(path: &Path) -> Result<Capture, JudgeError> {
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        if std::fs::metadata(path)?.is_file() {
-            return Ok(Capture::File {
-                name,
-                path: path.to_owned(),
-            });
-        }
-        let bytes = read_piped(std::fs::File::open(path)?)?;
-        Ok(Capture::Bytes { name, bytes })
-    }
-
-    /// Its name.
-    pub fn name(&self) -> &str {
-        match self {
-            Capture::File { name, .. } | Capture::Bytes { name, .. } => name,
-        }
-    }
-
-    /// Its bytes from the start, once more.
-    fn reader(&self) -> Result<Box<dyn Read + '_>, JudgeError> {
-        Ok(match self {
-            Capture::File { path, .. } => {
-                Box::new(std::io::BufReader::new(std::fs::File::open(path)?))
-            }
-            Capture::Bytes { bytes, .. } => Box::new(bytes.as_slice()),
-        })
-    }
-
-    /// Its whole text, for a trace of one column of stamps (which is held in
-    /// memory anyway).
-    ///
-    /// # Errors
-    ///
-    /// [`JudgeError::Io`] when it cannot be read, or is not UTF-8 text.
-    pub fn text(&self) -> Result<String, JudgeError> {
-        let mut text = String::new();
-        self.reader()?.read_to_string(&mut text)?;
-        Ok(text)
-    }
-
-    /// The display's refresh: `display_hz` when given, else measured from
-    /// the display times (a pass over the rows).
-    fn measure(
-        &self,
-        layout: &Layout,
-        display_hz: Option<Rate>,
-        process: Option<&ProcessFilter>,
-    ) -> Result<Measured, JudgeError> {
-        if let Some(rate) = display_hz {
-            return Ok(Measured::given(rate));
-        }
-        let mut timing = DisplayTiming::new();
-        for row in Rows::new(self.reader()?, layout.clone(), process.cloned())? {
-            if let Some(shown) = row?.display {
-                timing.push(shown);
-            }
-        }
-        Ok(timing.measure()?)
-    }
-
-    /// Judges every configuration on the capture, in three passes (to
-    /// survey its columns and processes, to measure its display, to run the
-    /// planners), so that memory stays flat whatever its length.
-    /// `display_hz`, when given, is the display's rate instead of the one
-    /// measured; `process` picks one process of a log that holds several.
-    ///
-    /// # Errors
-    ///
-    /// [`JudgeError`] when it cannot be read, is not a capture with present
-    /// and display times, holds several processes and none is chosen, or its
-    /// display keeps no steady rate and none is given.
-    pub fn judge(
-        &self,
-        settings: Settings,
-        display_hz: Option<Rate>,
-        process: Option<&ProcessFilter>,
-        phases: u32,
-    ) -> Result<SweepReport, JudgeError> {
-        let survey = Survey::of(self.reader()?)?;
-        let layout = survey.plan(process)?;
-        let measured = self.measure(&layout, display_hz, process)?;
-        let mut sweep = Sweep::new(self.name(), settings, measured, phases);
-        for row in Rows::new(self.reader()?, layout.clone(), process.cloned())? {
-            let row = row?;
-            sweep.push(row.present, row.display);
-        }
-        let mut report = sweep.finish();
-        let mut sources = format!(
-            "present times: {}; display times: {}",
-            layout.present(),
-            layout.display()
-        );
-        if survey.time_in_seconds_is_coarse() {
-            let _ = write!(
-                sources,
-                " (TimeInSeconds has {} decimal(s), too coarse to time frames)",
-                survey.time_decimals.unwrap_or(0)
-            );
-        }
-        if let Some(filter) = process {
-            let _ = write!(sources, "; process {filter}");
-        }
-        report.sources = sources;
-        Ok(report)
-    }
-
-    /// The capture as a [`Trace`] held in memory (present times as its
-    /// stamps, with its display times), on the display's rate: `display_hz`,
-    /// or the one measured matched to a common rate, or the measured rate to
-    /// a thousandth of a hertz. For plotting; judging streams instead.
-    ///
-    /// # Errors
-    ///
-    /// [`JudgeError`], as for [`Capture::judge`].
-    pub fn trace(
-        &self,
-        display_hz: Option<Rate>,
-        process: Option<&ProcessFilter>,
-    ) -> Result<Trace, JudgeError> {
-        let layout = Survey::of(self.reader()?)?.plan(process)?;
-        let measured = self.measure(&layout, display_hz, process)?;
-        let mut stamps = Vec::new();
-        let mut display = Vec::new();
-        for row in Rows::new(self.reader()?, layout, process.cloned())? {
-            let row = row?;
-            stamps.push(row.present);
-            display.push(row.display);
-        }
-        let rate = measured
-            .nominal()
-            .unwrap_or_else(|| approximate(measured.measured_hz()));
-        Ok(Trace::new(self.name(), stamps, Refresh::Fixed(rate))
-            .with_display(display)
-            .with_refresh_note(measured.describe()))
-    }
-}
-
-/// Judges every configuration on the capture at `path` ([`Capture::open`],
-/// [`Capture::judge`]): a file is streamed three times, so that memory stays
-/// flat whatever its length; a pipe is read once, up to
-/// [`MAX_PIPED_BYTES`]. `display_hz`, when given, is the display's rate
-/// instead of the one measured; `process` picks one process of a log that
-/// holds several.
-///
-/// # Errors
-///
-/// [`JudgeError`] when the file cannot be read, is not a capture with
-/// present and display times, holds several processes and none is chosen,
-/// or its display keeps no steady rate and none is given.
-pub fn judge_file(
-    path: &Path,
-    settings: Settings,
-    display_hz: Option<Rate>,
-    process: Option<&ProcessFilter>,
-    phases: u32,
-) -> Result<SweepReport, JudgeError> {
-    Capture::open(path)?.judge(settings, display_hz, process, phases)
 }

@@ -8,7 +8,9 @@ use core::fmt::Write as _;
 use core::str::FromStr;
 use core::time::Duration;
 
-use crate::{Rate, Refresh, SplitMix64, Trace};
+use crate::rate::Rate;
+use crate::rng::SplitMix64;
+use crate::trace::{Refresh, Trace};
 
 /// Where the first ideal refresh of a synthetic trace lands: one second in,
 /// so negative jitter never meets zero.

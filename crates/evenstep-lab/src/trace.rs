@@ -5,7 +5,7 @@
 
 use core::fmt;
 
-use crate::Rate;
+use crate::rate::Rate;
 
 /// How a trace's display refreshes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
