@@ -88,7 +88,7 @@ impl Alpha {
     }
 }
 
-use crate::Timestep;
+use crate::timestep::Timestep;
 
 #[cfg(test)]
 mod tests {

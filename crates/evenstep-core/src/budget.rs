@@ -7,7 +7,7 @@ use core::fmt;
 use core::num::NonZeroU32;
 use core::time::Duration;
 
-use crate::Timestep;
+use crate::timestep::Timestep;
 
 /// The most fixed steps one frame may run; never zero.
 ///

@@ -6,8 +6,11 @@
 
 use core::iter::FusedIterator;
 
+use crate::alpha::Alpha;
 use crate::sim_epoch::SimEpoch;
-use crate::{Alpha, Nanos, Speed, Timestep};
+use crate::speed::Speed;
+use crate::time::Nanos;
+use crate::timestep::Timestep;
 
 /// The work for one frame: how many fixed steps to run, how many the budget
 /// refused, and where between steps to render.

@@ -2,7 +2,9 @@
 //! little-endian bytes. It answers "did two runs reach the same state" with a
 //! number that is the same on every platform, every build and every run.
 
-use crate::{FramePlan, Speed, Timestep};
+use crate::plan::FramePlan;
+use crate::speed::Speed;
+use crate::timestep::Timestep;
 
 const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
 const PRIME: u64 = 0x0000_0100_0000_01b3;

@@ -6,7 +6,11 @@ use std::num::NonZeroU64;
 
 use evenstep::{Alpha, InputLog, Loop, Nanos, StepContext, Timestep, replay::RecordError};
 
-use crate::{Action, Canvas, FrameChart, Settings, World, WorldInput, scene};
+use crate::canvas::Canvas;
+use crate::chart::FrameChart;
+use crate::controls::{Action, Settings};
+use crate::scene;
+use crate::world::{World, WorldInput};
 
 /// The demo's fixed step: 20 Hz, slow enough that drawing without
 /// interpolation visibly judders on any display.

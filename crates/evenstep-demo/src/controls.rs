@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use evenstep::{Pacing, Speed};
 
-use crate::WorldInput;
+use crate::world::WorldInput;
 
 /// A key press, as far as the demo cares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

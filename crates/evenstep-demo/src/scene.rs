@@ -10,7 +10,10 @@
 use evenstep::Alpha;
 
 use crate::bounce::millis;
-use crate::{Bounce, Canvas, Hud, KEY_HELP, WORLD_HEIGHT, WORLD_WIDTH};
+use crate::bounce::{Bounce, Hud};
+use crate::canvas::Canvas;
+use crate::controls::KEY_HELP;
+use crate::world::{WORLD_HEIGHT, WORLD_WIDTH};
 
 /// Outside the box.
 pub const BACKGROUND: u32 = 0x000E_1117;

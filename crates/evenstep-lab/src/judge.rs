@@ -7,7 +7,7 @@
 
 use core::fmt;
 
-use crate::Rate;
+use crate::rate::Rate;
 use crate::rate::gcd;
 
 /// Display rates a measured rate is matched to, within 0.5%: whole rates

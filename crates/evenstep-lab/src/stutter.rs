@@ -5,8 +5,9 @@
 
 use core::fmt;
 
+use crate::rate::Rate;
 use crate::rate::gcd;
-use crate::{Rate, Refresh};
+use crate::trace::Refresh;
 
 /// Windows longer than this many refreshes are not checked (the per-frame
 /// bounds still are).
