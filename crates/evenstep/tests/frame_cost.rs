@@ -1,4 +1,4 @@
-//! Measured pump cost keeps what seed 001's timing keeps: the count, the
+//! Measured pump cost keeps the count, the
 //! cheapest, the costliest and the sum, beside the moving average; a reset
 //! forgets them.
 

@@ -1,4 +1,4 @@
-//! What a render is told about time, as seed 004's schedule reports it: the
+//! What a render is told about time: the
 //! frame's own delta, the real and the scaled time since the previous
 //! render (more than a frame when a render cap or tick pumps skipped
 //! renders), and the simulation time drawn.
