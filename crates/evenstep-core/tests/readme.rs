@@ -2,60 +2,11 @@
 //! doc's examples, line for line (less the lines a doctest hides), so the
 //! doctests compile and run what the README shows.
 
-/// The code blocks of Markdown `text`: each block's info string (`rust`,
-/// `no_run`, empty) and its lines.
-fn code_blocks(text: &str) -> Vec<(String, String)> {
-    let mut blocks = Vec::new();
-    let mut open: Option<(String, Vec<&str>)> = None;
-    for line in text.lines() {
-        let fence = line.trim_start().strip_prefix("```");
-        match (&mut open, fence) {
-            (None, Some(info)) => open = Some((info.trim().to_owned(), Vec::new())),
-            (Some(_), Some(_)) => {
-                if let Some((info, lines)) = open.take() {
-                    blocks.push((info, lines.join("\n")));
-                }
-            }
-            (Some((_, lines)), None) => lines.push(line),
-            (None, None) => {}
-        }
-    }
-    blocks
-}
-
-/// A doctest as the reader sees it: without the lines rustdoc hides.
-fn visible(code: &str) -> String {
-    code.lines()
-        .filter(|line| {
-            let line = line.trim_start();
-            line != "#" && !line.starts_with("# ")
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
+// One check for every published crate, kept beside the core's tests.
+#[path = "support/readme.rs"]
+mod readme;
 
 #[test]
 fn every_rust_example_in_the_readme_is_a_doctest_of_the_crate_doc() {
-    let readme = include_str!("../README.md");
-    let crate_doc: Vec<&str> = include_str!("../src/lib.rs")
-        .lines()
-        .filter_map(|line| line.strip_prefix("//!"))
-        .map(|line| line.strip_prefix(' ').unwrap_or(line))
-        .collect();
-    let doctests: Vec<String> = code_blocks(&crate_doc.join("\n"))
-        .iter()
-        .map(|(_, code)| visible(code))
-        .collect();
-    let examples: Vec<String> = code_blocks(readme)
-        .into_iter()
-        .filter(|(info, _)| info.split(',').next() == Some("rust"))
-        .map(|(_, code)| code)
-        .collect();
-    assert!(!examples.is_empty(), "the README shows no Rust example");
-    for example in &examples {
-        assert!(
-            doctests.contains(example),
-            "this README example is not one of the crate doc's examples; copy it there or from there:\n{example}"
-        );
-    }
+    readme::check(include_str!("../README.md"), include_str!("../src/lib.rs"));
 }
