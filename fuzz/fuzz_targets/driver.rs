@@ -13,7 +13,10 @@ use std::sync::Once;
 use std::time::Duration;
 
 use arbitrary::Arbitrary;
-use evenstep::{JobHandle, Loop, ManualClock, Pacing, PumpKind, Rate, Speed, StepBudget, TimerHandle, Timestamp, Timestep, timeline::Fire};
+use evenstep::{
+    JobHandle, Loop, ManualClock, Pacing, PumpKind, Rate, Speed, StepBudget, TimerHandle,
+    Timestamp, Timestep, timeline::Fire,
+};
 use libfuzzer_sys::fuzz_target;
 
 /// The payload of every panic the script asks for. Any other panic is a

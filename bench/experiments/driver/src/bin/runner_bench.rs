@@ -14,7 +14,10 @@
 
 use std::time::Duration;
 
-use evenstep::{Clock, Loop, MonotonicClock, Nanos, Pacing, Runner, Timestamp, Timestep, runner::{PreciseSleep, process_cpu_time}};
+use evenstep::{
+    Clock, Loop, MonotonicClock, Nanos, Pacing, Runner, Timestamp, Timestep,
+    runner::{PreciseSleep, process_cpu_time},
+};
 
 const HZ: u64 = 60;
 
