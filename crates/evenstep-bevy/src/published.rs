@@ -57,7 +57,7 @@ impl FixedPlan {
     }
 
     /// Where between the last two steps to draw, in `[0, 1)`: what
-    /// `Time<Fixed>::overstep_fraction` says, exactly.
+    /// `Time<Fixed>::overstep_fraction` says, within `f32` rounding.
     pub const fn alpha(&self) -> Alpha {
         self.plan.alpha()
     }
