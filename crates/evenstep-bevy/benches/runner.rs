@@ -6,6 +6,11 @@
 //! `run_fixed_main_loop`, `FixedMain` included); `update` times a whole
 //! `App::update`. Run with `cargo bench -p evenstep-bevy`.
 
+#![allow(
+    clippy::needless_pass_by_value,
+    reason = "Bevy systems take their parameters by value"
+)]
+
 use std::hint::black_box;
 use std::time::Duration;
 

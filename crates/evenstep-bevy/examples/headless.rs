@@ -7,6 +7,11 @@
 //!
 //! `cargo run -p evenstep-bevy --example headless`
 
+#![allow(
+    clippy::needless_pass_by_value,
+    reason = "Bevy systems take their parameters by value"
+)]
+
 use std::time::Duration;
 
 use bevy_app::{
@@ -46,7 +51,13 @@ fn main() -> AppExit {
         // The physics step: 20 Hz, as the app configures it for Bevy's loop.
         .insert_resource(Time::<Fixed>::from_hz(20.0))
         .add_systems(Startup, |mut commands: Commands| {
-            commands.spawn((Body { height: 100.0, ..Body::default() }, Drawn::default()));
+            commands.spawn((
+                Body {
+                    height: 100.0,
+                    ..Body::default()
+                },
+                Drawn::default(),
+            ));
         })
         .add_systems(FixedUpdate, fall)
         .add_systems(

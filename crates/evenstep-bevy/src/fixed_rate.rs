@@ -10,7 +10,7 @@ use evenstep_core::{Rate, Timestep};
 const PER_SECONDS: [u64; 2] = [1, 1_001];
 
 /// The longest step evenstep takes: one hour.
-const LONGEST: Duration = Duration::from_secs(3_600);
+const LONGEST: Duration = Duration::from_hours(1);
 
 /// The exact step a `Time<Fixed>` step of `step` stands for: the rate of
 /// `n` steps every 1 or every 1001 seconds whose exact step lies within a
@@ -76,7 +76,10 @@ mod tests {
             read(decimal),
             Timestep::from_duration(Duration::from_nanos(16_683_350)).unwrap()
         );
-        assert_eq!(read(Duration::from_nanos(1)), Timestep::from_hz(1_000_000_000).unwrap());
+        assert_eq!(
+            read(Duration::from_nanos(1)),
+            Timestep::from_hz(1_000_000_000).unwrap()
+        );
     }
 
     #[test]
@@ -89,9 +92,17 @@ mod tests {
     #[test]
     fn the_nominal_step_is_the_exact_one_rounded_to_the_nanosecond() {
         assert_eq!(nominal(Timestep::HZ_60), Duration::from_nanos(16_666_667));
-        assert_eq!(nominal(Timestep::HZ_59_94), Duration::from_nanos(16_683_333));
+        assert_eq!(
+            nominal(Timestep::HZ_59_94),
+            Duration::from_nanos(16_683_333)
+        );
         assert_eq!(nominal(Timestep::HZ_64), Duration::from_micros(15_625));
-        for timestep in [Timestep::HZ_60, Timestep::HZ_59_94, Timestep::HZ_20, Timestep::HZ_144] {
+        for timestep in [
+            Timestep::HZ_60,
+            Timestep::HZ_59_94,
+            Timestep::HZ_20,
+            Timestep::HZ_144,
+        ] {
             assert_eq!(timestep_of(nominal(timestep)).unwrap(), timestep);
         }
     }

@@ -76,14 +76,14 @@
 //!   start the bank at half a step, and snapping banks whole display
 //!   refreshes in place of measured deltas, so `Time<Fixed>` leads by up to
 //!   about a step, plus the display's rate error against the step over time
-//!   (see `evenstep_core::Pacing`).
+//!   (see [`Pacing`]).
 //!
 //! # Settings
 //!
 //! [`EvenstepSettings`] is a resource read every frame: the step as an
-//! exact [`Timestep`](evenstep_core::Timestep) (59.94 Hz is
+//! exact [`Timestep`] (59.94 Hz is
 //! `Timestep::HZ_59_94`, exactly 60000/1001), the [`Budget`] in steps or as
-//! a span, and the [`Pacing`](evenstep_core::Pacing) (locked by default, as
+//! a span, and the [`Pacing`] (locked by default, as
 //! in the core).
 //!
 //! **The step follows `Time<Fixed>` by default** (`timestep: None`): its
@@ -140,3 +140,7 @@ pub use plugin::EvenstepPlugin;
 pub use published::{FixedPlan, Stall};
 pub use runner::run_fixed_main_loop;
 pub use settings::{Budget, EvenstepSettings};
+
+// The planner's types the settings and the plan speak in, so that a game
+// needs no second dependency.
+pub use evenstep_core::{Alpha, FramePlan, Pacing, Speed, StepBudget, Timestep};

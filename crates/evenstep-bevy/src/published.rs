@@ -22,7 +22,11 @@ pub struct FixedPlan {
 }
 
 impl FixedPlan {
-    pub(crate) const fn new(plan: FramePlan, pacing: Pacing, refresh_period: Option<Nanos>) -> FixedPlan {
+    pub(crate) const fn new(
+        plan: FramePlan,
+        pacing: Pacing,
+        refresh_period: Option<Nanos>,
+    ) -> FixedPlan {
         FixedPlan {
             plan,
             pacing,

@@ -77,21 +77,35 @@ fn read(world: &World) -> Readings {
 /// Runs `FixedMain` once for each step of `plan`, `Time<Fixed>` at the
 /// step's end and its overstep at the time still banked after it, as
 /// Bevy's loop leaves it: the whole steps still to run, plus `last`.
-fn run_steps(world: &mut World, plan: &FramePlan, base: Duration, nominal: Duration, last: Duration) {
+fn run_steps(
+    world: &mut World,
+    plan: &FramePlan,
+    base: Duration,
+    nominal: Duration,
+    last: Duration,
+) {
     let count = plan.steps_run();
     let mut steps = plan.steps();
     let ran = world.try_schedule_scope(FixedMain, |world, schedule| {
         for (done, step) in (1..).zip(steps.by_ref()) {
             let ahead = u32::try_from(count - done).unwrap_or(u32::MAX);
             let end = base.saturating_add(step.sim_time_after().as_duration());
-            advance(world, end, last.saturating_add(nominal.saturating_mul(ahead)));
+            advance(
+                world,
+                end,
+                last.saturating_add(nominal.saturating_mul(ahead)),
+            );
             schedule.run(world);
         }
     });
     if ran.is_err() {
         // No `FixedMain` to run: the steps still pass in `Time<Fixed>`.
-        if let Some(step) = steps.last() {
-            advance(world, base.saturating_add(step.sim_time_after().as_duration()), last);
+        if let Some(step) = steps.next_back() {
+            advance(
+                world,
+                base.saturating_add(step.sim_time_after().as_duration()),
+                last,
+            );
         }
     }
 }

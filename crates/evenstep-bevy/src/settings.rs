@@ -17,8 +17,7 @@ use evenstep_core::{Pacing, StepBudget, Timestep};
 ///
 /// ```
 /// use core::time::Duration;
-/// use evenstep_bevy::{Budget, EvenstepSettings};
-/// use evenstep_core::{Pacing, Timestep};
+/// use evenstep_bevy::{Budget, EvenstepSettings, Pacing, Timestep};
 ///
 /// let settings = EvenstepSettings {
 ///     timestep: Some(Timestep::HZ_59_94), // exactly 60000/1001 steps a second

@@ -52,8 +52,15 @@ impl VirtualSpeed {
 /// terms up to 65535 ([`Speed::from_f64`]).
 pub(crate) fn speed_of(relative: f64) -> Speed {
     Speed::from_f64(relative).unwrap_or_else(|error| {
-        log::warn!("Time<Virtual>'s relative speed: {error}; running at {}", Speed::MAX);
-        if relative > 0.0 { Speed::MAX } else { Speed::PAUSED }
+        log::warn!(
+            "Time<Virtual>'s relative speed: {error}; running at {}",
+            Speed::MAX
+        );
+        if relative > 0.0 {
+            Speed::MAX
+        } else {
+            Speed::PAUSED
+        }
     })
 }
 
@@ -74,10 +81,25 @@ mod tests {
     #[test]
     fn a_pause_runs_paused_and_its_end_is_a_resume() {
         let mut mirror = VirtualSpeed::new();
-        let normal = Mirrored { speed: Speed::NORMAL, resumed: false };
+        let normal = Mirrored {
+            speed: Speed::NORMAL,
+            resumed: false,
+        };
         assert_eq!(mirror.mirror(false, 1.0), normal);
-        assert_eq!(mirror.mirror(true, 1.0), Mirrored { speed: Speed::PAUSED, resumed: false });
-        assert_eq!(mirror.mirror(false, 1.0), Mirrored { speed: Speed::NORMAL, resumed: true });
+        assert_eq!(
+            mirror.mirror(true, 1.0),
+            Mirrored {
+                speed: Speed::PAUSED,
+                resumed: false
+            }
+        );
+        assert_eq!(
+            mirror.mirror(false, 1.0),
+            Mirrored {
+                speed: Speed::NORMAL,
+                resumed: true
+            }
+        );
         assert_eq!(mirror.mirror(false, 1.0), normal);
     }
 }

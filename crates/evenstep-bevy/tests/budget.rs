@@ -2,6 +2,11 @@
 //! the plan and as a `Stall` message, measured on `Time<Real>`, so
 //! `Time<Virtual>`'s `max_delta` no longer hides it.
 
+#![allow(
+    clippy::needless_pass_by_value,
+    reason = "Bevy systems take their parameters by value"
+)]
+
 mod support;
 
 use core::time::Duration;
@@ -38,7 +43,10 @@ fn a_200_ms_hitch_runs_the_budget_and_reports_the_rest() {
     let mut app = warmed_up(EvenstepSettings::default());
     assert_eq!(support::frame(&mut app, Duration::from_millis(200)), 5);
     let plan = support::plan(&app);
-    assert_eq!((plan.steps_due(), plan.steps_run(), plan.steps_dropped()), (12, 5, 7));
+    assert_eq!(
+        (plan.steps_due(), plan.steps_run(), plan.steps_dropped()),
+        (12, 5, 7)
+    );
     assert_eq!(plan.dropped(), Duration::from_nanos(116_666_666)); // 7/60 s
     let stalls = &app.world().resource::<Stalls>().0;
     assert_eq!(
@@ -90,14 +98,20 @@ fn max_delta_no_longer_hides_a_stall() {
     support::frame(&mut bevy, Duration::ZERO);
     // 250 ms is 14.99999 of its steps.
     assert_eq!(support::frame(&mut bevy, Duration::from_millis(400)), 14);
-    assert_eq!(bevy.world().resource::<Time<Virtual>>().delta(), Duration::from_millis(250));
+    assert_eq!(
+        bevy.world().resource::<Time<Virtual>>().delta(),
+        Duration::from_millis(250)
+    );
 
     let mut app = warmed_up(EvenstepSettings::default());
     assert_eq!(support::frame(&mut app, Duration::from_millis(400)), 5);
     let stall = app.world().resource::<Stalls>().0[0];
     assert_eq!((stall.steps_due, stall.steps_dropped), (24, 19));
     assert_eq!(stall.frame_delta, Duration::from_millis(400));
-    assert_eq!(app.world().resource::<Time<Virtual>>().delta(), Duration::from_millis(250));
+    assert_eq!(
+        app.world().resource::<Time<Virtual>>().delta(),
+        Duration::from_millis(250)
+    );
 }
 
 #[test]

@@ -35,7 +35,10 @@ fn sixty_60_hz_steps_are_exactly_one_second_of_fixed_time() {
     // so one second of 60 Hz frames runs 59 of them.
     let step = support::fixed(&bevy).timestep();
     assert_eq!(step * 60, Duration::from_nanos(1_000_000_020));
-    assert_eq!(bevy.world().resource::<support::Seen>().fixed_elapsed.len(), 59);
+    assert_eq!(
+        bevy.world().resource::<support::Seen>().fixed_elapsed.len(),
+        59
+    );
 }
 
 #[test]
@@ -44,9 +47,15 @@ fn fixed_deltas_alternate_between_the_two_nanoseconds_around_the_step() {
     support::frame(&mut app, Duration::ZERO);
     support::frame(&mut app, Duration::from_millis(50)); // three steps
     let seen = app.world().resource::<support::Seen>();
-    let nanos = |d: &Vec<Duration>| d.iter().map(|d| d.as_nanos()).collect::<Vec<_>>();
-    assert_eq!(nanos(&seen.fixed_delta), [16_666_666, 16_666_667, 16_666_667]);
-    assert_eq!(nanos(&seen.fixed_elapsed), [16_666_666, 33_333_333, 50_000_000]);
+    let nanos = |d: &Vec<Duration>| d.iter().map(Duration::as_nanos).collect::<Vec<_>>();
+    assert_eq!(
+        nanos(&seen.fixed_delta),
+        [16_666_666, 16_666_667, 16_666_667]
+    );
+    assert_eq!(
+        nanos(&seen.fixed_elapsed),
+        [16_666_666, 33_333_333, 50_000_000]
+    );
 }
 
 #[test]
@@ -57,12 +66,18 @@ fn a_59_94_hz_step_is_nominally_16_683_333_ns_and_exact_in_elapsed_time() {
     };
     let mut app = support::app(60.0, Some(settings));
     support::frame(&mut app, Duration::ZERO);
-    assert_eq!(support::fixed(&app).timestep(), Duration::from_nanos(16_683_333));
-    support::frame(&mut app, Duration::from_nanos(50_050_000)); // 3 × 1001/60000 s
+    assert_eq!(
+        support::fixed(&app).timestep(),
+        Duration::from_nanos(16_683_333)
+    );
+    support::frame(&mut app, Duration::from_micros(50_050)); // 3 × 1001/60000 s
     let seen = app.world().resource::<support::Seen>();
     let deltas: Vec<_> = seen.fixed_delta.iter().map(Duration::as_nanos).collect();
     assert_eq!(deltas, [16_683_333, 16_683_333, 16_683_334]);
-    assert_eq!(support::fixed(&app).elapsed(), Duration::from_nanos(50_050_000));
+    assert_eq!(
+        support::fixed(&app).elapsed(),
+        Duration::from_micros(50_050)
+    );
     assert_eq!(support::fixed(&app).overstep(), Duration::ZERO);
 }
 
@@ -75,14 +90,21 @@ fn time_fixed_from_hz_of_the_ntsc_ratio_is_read_as_59_94_hz() {
 
 #[test]
 fn the_overstep_fraction_is_the_plans_alpha() {
-    for (hz, settings) in [(60.0, plain()), (20.0, plain()), (60.0, EvenstepSettings::default())] {
+    for (hz, settings) in [
+        (60.0, plain()),
+        (20.0, plain()),
+        (60.0, EvenstepSettings::default()),
+    ] {
         let mut app = support::app(hz, Some(settings));
         support::frame(&mut app, Duration::ZERO);
         for k in 1..200_u64 {
             support::frame(&mut app, Duration::from_nanos(1_000_000 + k * 97_001));
             let alpha = support::plan(&app).alpha();
             let fraction = support::fixed(&app).overstep_fraction();
-            assert!((fraction - alpha.as_f32()).abs() <= 2.0 * f32::EPSILON, "{fraction} {alpha:?}");
+            assert!(
+                (fraction - alpha.as_f32()).abs() <= 2.0 * f32::EPSILON,
+                "{fraction} {alpha:?}"
+            );
             assert!(fraction < 1.0);
         }
     }
@@ -99,7 +121,10 @@ fn the_generic_time_is_fixed_time_in_the_steps_and_virtual_time_after() {
     assert_eq!(seen.generic_elapsed, seen.fixed_elapsed);
     let world = app.world();
     let (generic, virt) = (world.resource::<Time>(), world.resource::<Time<Virtual>>());
-    assert_eq!((generic.elapsed(), generic.delta()), (virt.elapsed(), virt.delta()));
+    assert_eq!(
+        (generic.elapsed(), generic.delta()),
+        (virt.elapsed(), virt.delta())
+    );
     assert_eq!(virt.elapsed(), Duration::from_millis(200));
 }
 
@@ -115,15 +140,24 @@ fn fixed_time_runs_ahead_of_virtual_time_by_at_most_a_step_under_centred_pacing(
     support::frame(&mut app, Duration::ZERO);
     assert_eq!(support::frame(&mut app, Duration::from_millis(10)), 1);
     let world = app.world();
-    assert_eq!(world.resource::<Time<Fixed>>().elapsed(), Duration::from_nanos(16_666_666));
-    assert_eq!(world.resource::<Time<Virtual>>().elapsed(), Duration::from_millis(10));
+    assert_eq!(
+        world.resource::<Time<Fixed>>().elapsed(),
+        Duration::from_nanos(16_666_666)
+    );
+    assert_eq!(
+        world.resource::<Time<Virtual>>().elapsed(),
+        Duration::from_millis(10)
+    );
 
     // Without pacing, it never does.
     let mut app = support::app(60.0, Some(plain()));
     for stamp in support::jittered(60, 1, 300, 1_500_000, 9) {
         support::frame_at(&mut app, Duration::from_nanos(stamp));
         let world = app.world();
-        let (fixed, virt) = (world.resource::<Time<Fixed>>(), world.resource::<Time<Virtual>>());
+        let (fixed, virt) = (
+            world.resource::<Time<Fixed>>(),
+            world.resource::<Time<Virtual>>(),
+        );
         assert!(fixed.elapsed() <= virt.elapsed());
     }
 }

@@ -54,7 +54,10 @@ fn counts(evenstep: Option<EvenstepSettings>) -> Vec<(u32, u32)> {
 #[test]
 fn bevys_own_loop_runs_half_its_frames_uneven_at_the_phase_on_a_boundary() {
     let even = (0, 0);
-    assert_eq!(counts(None), [(154, 153), even, even, even, even, even, even, even]);
+    assert_eq!(
+        counts(None),
+        [(154, 153), even, even, even, even, even, even, even]
+    );
 }
 
 #[test]
@@ -74,5 +77,8 @@ fn the_plugin_without_pacing_is_as_uneven_as_bevys_loop() {
         ..EvenstepSettings::default()
     };
     let even = (0, 0);
-    assert_eq!(counts(Some(off)), [(154, 153), even, even, even, even, even, even, even]);
+    assert_eq!(
+        counts(Some(off)),
+        [(154, 153), even, even, even, even, even, even, even]
+    );
 }

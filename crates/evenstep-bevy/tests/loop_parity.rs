@@ -38,7 +38,9 @@ fn apply(app: &mut App, game_loop: &mut Loop<()>, request: Request) {
             game_loop.resume();
         }
         Request::Speed(speed) => {
-            world.resource_mut::<Time<Virtual>>().set_relative_speed_f64(speed);
+            world
+                .resource_mut::<Time<Virtual>>()
+                .set_relative_speed_f64(speed);
             game_loop.set_speed_f64(speed).unwrap();
         }
         Request::Step(timestep) => {
@@ -98,7 +100,11 @@ fn pause_speed_and_step_changes_plan_as_in_evenstep_loop() {
             let ran = support::frame_at(&mut app, Duration::from_nanos(at));
             let pumped = game_loop.pump_at(&mut (), PumpKind::Paint, Timestamp::from_nanos(at));
             let expected = pumped.report().unwrap().plan;
-            assert_eq!(*support::plan(&app).plan(), expected, "{pacing:?}, frame {frame}");
+            assert_eq!(
+                *support::plan(&app).plan(),
+                expected,
+                "{pacing:?}, frame {frame}"
+            );
             assert_eq!(ran as u64, expected.steps_run());
         }
         assert_eq!(support::plan(&app).plan().timestep(), Timestep::HZ_120);
@@ -129,9 +135,14 @@ fn a_pause_runs_no_step_and_its_end_replays_no_burst() {
 fn a_decimal_relative_speed_runs_at_the_fraction_it_names() {
     let mut app = support::app(60.0, Some(EvenstepSettings::default()));
     support::frame(&mut app, Duration::ZERO);
-    app.world_mut().resource_mut::<Time<Virtual>>().set_relative_speed_f64(0.1);
+    app.world_mut()
+        .resource_mut::<Time<Virtual>>()
+        .set_relative_speed_f64(0.1);
     support::frame(&mut app, Duration::from_millis(10));
-    assert_eq!(support::plan(&app).plan().speed(), Speed::new(1, 10).unwrap());
+    assert_eq!(
+        support::plan(&app).plan().speed(),
+        Speed::new(1, 10).unwrap()
+    );
     // Ten seconds at a tenth: exactly one second of simulation, 60 steps.
     for _ in 0..1_000 {
         support::frame(&mut app, Duration::from_millis(10));
@@ -147,18 +158,28 @@ fn a_step_written_to_time_fixed_is_refused_while_the_settings_name_one() {
     };
     let mut app = support::app(20.0, Some(settings));
     support::frame(&mut app, Duration::ZERO);
-    assert_eq!(support::fixed(&app).timestep(), Duration::from_nanos(16_666_667));
-    app.world_mut().resource_mut::<Time<Fixed>>().set_timestep_hz(30.0);
+    assert_eq!(
+        support::fixed(&app).timestep(),
+        Duration::from_nanos(16_666_667)
+    );
+    app.world_mut()
+        .resource_mut::<Time<Fixed>>()
+        .set_timestep_hz(30.0);
     assert_eq!(support::frame(&mut app, Duration::from_millis(50)), 3);
     assert_eq!(support::plan(&app).plan().timestep(), Timestep::HZ_60);
-    assert_eq!(support::fixed(&app).timestep(), Duration::from_nanos(16_666_667));
+    assert_eq!(
+        support::fixed(&app).timestep(),
+        Duration::from_nanos(16_666_667)
+    );
 }
 
 #[test]
 fn a_step_written_to_time_fixed_is_followed_by_default() {
     let mut app = support::app(60.0, Some(EvenstepSettings::default()));
     support::frame(&mut app, Duration::ZERO);
-    app.world_mut().resource_mut::<Time<Fixed>>().set_timestep_hz(20.0);
+    app.world_mut()
+        .resource_mut::<Time<Fixed>>()
+        .set_timestep_hz(20.0);
     assert_eq!(support::frame(&mut app, Duration::from_millis(100)), 2);
     assert_eq!(support::plan(&app).plan().timestep(), Timestep::HZ_20);
     assert_eq!(support::fixed(&app).timestep(), Duration::from_millis(50));

@@ -5,6 +5,11 @@
 //! an event triggered in a `FixedUpdate` system reaches its observer once
 //! per step.
 
+#![allow(
+    clippy::needless_pass_by_value,
+    reason = "Bevy systems take their parameters by value"
+)]
+
 mod support;
 
 use core::time::Duration;
@@ -40,11 +45,13 @@ fn write_each_step(mut next: Local<u32>, mut out: MessageWriter<FromStep>) {
 }
 
 fn read_in_steps(mut messages: MessageReader<FromFrame>, mut read: ResMut<Read>) {
-    read.in_steps.extend(messages.read().map(|message| message.0));
+    read.in_steps
+        .extend(messages.read().map(|message| message.0));
 }
 
 fn read_in_frames(mut messages: MessageReader<FromStep>, mut read: ResMut<Read>) {
-    read.in_frames.extend(messages.read().map(|message| message.0));
+    read.in_frames
+        .extend(messages.read().map(|message| message.0));
 }
 
 /// Runs 120 Hz frames of 60 Hz steps (a step every other frame) and
@@ -96,7 +103,9 @@ fn events_triggered_in_fixed_update_reach_their_observers_once_per_step() {
     let mut app = support::app(60.0, Some(EvenstepSettings::default()));
     app.init_resource::<Observed>()
         .add_observer(|_: On<Stepped>, mut observed: ResMut<Observed>| observed.0 += 1)
-        .add_systems(FixedUpdate, |mut commands: Commands| commands.trigger(Stepped));
+        .add_systems(FixedUpdate, |mut commands: Commands| {
+            commands.trigger(Stepped)
+        });
     let mut steps = support::frame(&mut app, Duration::ZERO);
     for _ in 0..100 {
         steps += support::frame(&mut app, Duration::from_millis(7));

@@ -32,17 +32,24 @@ fn run_side_by_side(stamps: &[u64], hz: f64, timestep: Timestep, pacing: Pacing)
     };
     let mut app = support::app(hz, Some(settings));
     let start = Timestamp::from_nanos(stamps[0]);
-    let mut alone =
-        FrameLoop::new(timestep, StepBudget::DEFAULT, start).with_pacing(pacing);
+    let mut alone = FrameLoop::new(timestep, StepBudget::DEFAULT, start).with_pacing(pacing);
     let mut steps = 0;
     for (frame, &stamp) in stamps.iter().enumerate() {
         let ran = support::frame_at(&mut app, Duration::from_nanos(stamp - stamps[0]));
         let expected = alone.begin_frame(Timestamp::from_nanos(stamp));
         let published = support::plan(&app);
         assert_eq!(*published.plan(), expected, "{pacing:?}, frame {frame}");
-        assert_eq!(ran as u64, expected.steps_run(), "{pacing:?}, frame {frame}");
+        assert_eq!(
+            ran as u64,
+            expected.steps_run(),
+            "{pacing:?}, frame {frame}"
+        );
         let fixed = support::fixed(&app);
-        assert_eq!(fixed.elapsed(), expected.sim_time().as_duration(), "frame {frame}");
+        assert_eq!(
+            fixed.elapsed(),
+            expected.sim_time().as_duration(),
+            "frame {frame}"
+        );
         let alpha = expected.alpha().as_f32();
         assert!(
             (fixed.overstep_fraction() - alpha).abs() <= 2.0 * f32::EPSILON,
@@ -86,10 +93,26 @@ fn the_plugin_runs_the_planners_steps_over_synthetic_traces() {
         }
     }
     let traces = [
-        (support::jittered(60, 1, 600, 1_500_000, 1), 60.0, Timestep::HZ_60),
-        (support::jittered(144, 1, 600, 500_000, 2), 60.0, Timestep::HZ_60),
-        (support::jittered(60_000, 1_001, 600, 300_000, 3), 60_000.0 / 1_001.0, Timestep::HZ_59_94),
-        (support::jittered(60, 1, 600, 1_000_000, 4), 20.0, Timestep::HZ_20),
+        (
+            support::jittered(60, 1, 600, 1_500_000, 1),
+            60.0,
+            Timestep::HZ_60,
+        ),
+        (
+            support::jittered(144, 1, 600, 500_000, 2),
+            60.0,
+            Timestep::HZ_60,
+        ),
+        (
+            support::jittered(60_000, 1_001, 600, 300_000, 3),
+            60_000.0 / 1_001.0,
+            Timestep::HZ_59_94,
+        ),
+        (
+            support::jittered(60, 1, 600, 1_000_000, 4),
+            20.0,
+            Timestep::HZ_20,
+        ),
         (hitches, 64.0, Timestep::HZ_64),
     ];
     for (stamps, hz, timestep) in &traces {
@@ -103,7 +126,14 @@ fn the_plugin_runs_the_planners_steps_over_synthetic_traces() {
 fn a_clock_that_goes_back_plans_as_the_planner_does() {
     // `Time<Real>` takes a backwards instant as a zero delta and measures
     // the next frame from it, as the planner does.
-    let stamps = [0, 100_000_000, 50_000_000, 120_000_000, 120_000_000, 140_000_000];
+    let stamps = [
+        0,
+        100_000_000,
+        50_000_000,
+        120_000_000,
+        120_000_000,
+        140_000_000,
+    ];
     for pacing in pacings() {
         // 100 ms: 6 due, 5 run; 0; 70 ms: 4; 0; 20 ms: 1.
         assert_eq!(run_side_by_side(&stamps, 60.0, Timestep::HZ_60, pacing), 10);

@@ -30,7 +30,9 @@ fn the_step_follows_a_time_fixed_inserted_after_the_plugin() {
     let mut app = App::new();
     app.add_plugins((TimePlugin, EvenstepPlugin))
         .insert_resource(Time::<Fixed>::from_hz(20.0))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(10)));
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            10,
+        )));
     app.finish();
     app.cleanup();
     assert!(app.world().get_resource::<FixedPlan>().is_none());

@@ -2,6 +2,10 @@
 //! without the plugin, that counts its fixed steps; and frame traces.
 
 #![allow(dead_code, reason = "each test file uses part of it")]
+#![allow(
+    clippy::needless_pass_by_value,
+    reason = "Bevy systems take their parameters by value"
+)]
 
 use core::time::Duration;
 
@@ -79,7 +83,10 @@ pub(crate) fn fixed(app: &App) -> Time<Fixed> {
 /// The `present_ms` column of one of the lab's captures, in nanoseconds:
 /// milliseconds with four decimals, so each is exact.
 pub(crate) fn capture(name: &str) -> Vec<u64> {
-    let path = format!("{}/../evenstep-lab/traces/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../evenstep-lab/traces/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
     text.lines()
         .skip(1)
@@ -95,7 +102,13 @@ pub(crate) fn capture(name: &str) -> Vec<u64> {
 /// `frames` frames of a display at `events / per_seconds` Hz, from 0, each
 /// stamp moved by up to `jitter_ns` either way by an xorshift of `seed`
 /// (never before 0).
-pub(crate) fn jittered(events: u64, per_seconds: u64, frames: u64, jitter_ns: u64, seed: u64) -> Vec<u64> {
+pub(crate) fn jittered(
+    events: u64,
+    per_seconds: u64,
+    frames: u64,
+    jitter_ns: u64,
+    seed: u64,
+) -> Vec<u64> {
     let mut state = seed.max(1);
     (0..frames)
         .map(|k| {
