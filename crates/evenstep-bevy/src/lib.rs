@@ -125,7 +125,10 @@
 //! # Features
 //!
 //! None. The plugin builds on Bevy's sub-crates (`bevy_app`, `bevy_ecs`,
-//! `bevy_time`, with `std` only), not on the `bevy` umbrella.
+//! `bevy_time`, with `std` only), not on the `bevy` umbrella, and
+//! re-exports the planner's types its settings and plan speak in
+//! ([`Timestep`], [`Pacing`], [`StepBudget`], [`Speed`], [`FramePlan`],
+//! [`Alpha`]), so a game needs no second dependency.
 #![forbid(unsafe_code)]
 
 mod driver;
