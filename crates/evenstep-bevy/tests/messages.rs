@@ -104,7 +104,7 @@ fn events_triggered_in_fixed_update_reach_their_observers_once_per_step() {
     app.init_resource::<Observed>()
         .add_observer(|_: On<Stepped>, mut observed: ResMut<Observed>| observed.0 += 1)
         .add_systems(FixedUpdate, |mut commands: Commands| {
-            commands.trigger(Stepped)
+            commands.trigger(Stepped);
         });
     let mut steps = support::frame(&mut app, Duration::ZERO);
     for _ in 0..100 {
