@@ -1,0 +1,149 @@
+//! Bevy's `FixedUpdate`, driven by evenstep.
+//!
+//! Bevy's fixed loop has no step budget (a stall runs every step it owes,
+//! up to `Time<Virtual>`'s `max_delta`, and nothing reports what was lost),
+//! rounds its step to whole nanoseconds (sixty 60 Hz steps are 20 ns longer
+//! than a second), and runs frames of 0 and 2 steps when frame timestamps
+//! jitter around a step boundary. [`EvenstepPlugin`] hands `FixedMain` to
+//! evenstep's planner instead: exact rational steps, a budget that reports
+//! what it drops, and frame pacing; every system, schedule and crate of the
+//! game stays as it is.
+//!
+//! ```
+//! use bevy_app::{App, FixedUpdate};
+//! use bevy_time::{Fixed, Time, TimePlugin};
+//! use evenstep_bevy::EvenstepPlugin;
+//! # use core::time::Duration;
+//! # use bevy_time::TimeUpdateStrategy;
+//! # use evenstep_bevy::FixedPlan;
+//!
+//! let mut app = App::new();
+//! app.add_plugins(TimePlugin) // or MinimalPlugins, or DefaultPlugins
+//!     .add_plugins(EvenstepPlugin)
+//!     .insert_resource(Time::<Fixed>::from_hz(60.0))
+//!     .add_systems(FixedUpdate, || { /* physics */ });
+//! # app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(200)));
+//! # app.finish();
+//! # app.cleanup();
+//! # app.update();
+//! # app.update();
+//! # let plan = *app.world().resource::<FixedPlan>();
+//! # assert_eq!((plan.steps_run(), plan.steps_dropped()), (5, 7));
+//! ```
+//!
+//! # Each frame
+//!
+//! The plugin takes the place of Bevy's runner in `RunFixedMainLoop`
+//! ([`run_fixed_main_loop`] in `RunFixedMainLoopSystems::FixedMainLoop`;
+//! Bevy's `run_fixed_main_schedule` is removed in `Plugin::finish`), and:
+//!
+//! 1. applies [`EvenstepSettings`] and a change of `Time<Fixed>`'s step;
+//! 2. plans the frame from **`Time<Real>`**, with `Time<Virtual>`'s pause
+//!    and relative speed mirrored onto the planner. Not from
+//!    `Time<Virtual>`: it clamps each frame to `max_delta` (250 ms) and
+//!    drops the rest without a word, so the budget would never see a stall
+//!    longer than that, nor report it whole;
+//! 3. runs `FixedMain` once per planned step, with `Time<Fixed>` advanced
+//!    to that step's exact end and the generic `Time` set to it, as Bevy
+//!    does;
+//! 4. leaves `Time<Fixed>`'s overstep so that `overstep_fraction()` is the
+//!    plan's alpha (within `f32` rounding), for interpolation crates that
+//!    read it, and sets the generic `Time` back to `Time<Virtual>`, as Bevy
+//!    does;
+//! 5. publishes the plan as the [`FixedPlan`] resource, and writes a
+//!    [`Stall`] message on a frame whose budget dropped steps.
+//!
+//! # `Time<Fixed>` under the plugin
+//!
+//! - **Elapsed time is exact.** After `n` steps `Time<Fixed>::elapsed` is
+//!   `n` exact steps rounded down to the nanosecond: sixty 60 Hz steps are
+//!   exactly one second, and a change of step goes on from where it stood.
+//! - **The nominal step is rounded.** `Time<Fixed>::timestep` holds whole
+//!   nanoseconds: the exact step rounded to the nearest one (16,666,667 ns
+//!   for 60 Hz, 16,683,333 ns for 59.94 Hz). Since elapsed time is exact,
+//!   `Time<Fixed>::delta` alternates between the two whole nanoseconds
+//!   around the exact step (16,683,333 and 16,683,334 ns for 59.94 Hz;
+//!   16,666,666 and 16,666,667 ns for 60 Hz), summing to the exact time.
+//! - **It can run ahead of `Time<Virtual>`.** Its elapsed time is the
+//!   planner's simulation time, not `Time<Virtual>`'s. With pacing off it
+//!   trails `Time<Virtual>::elapsed`, as in Bevy's loop, by the banked
+//!   remainder and what the budget dropped, with two exceptions: a stall
+//!   longer than `max_delta` whose steps the budget runs (a budget over
+//!   250 ms) puts it ahead by the time `Time<Virtual>` clamped away, and at
+//!   a speed other than 1 Bevy rounds each frame's scaled delta to the
+//!   nanosecond where the planner keeps the fractions, a nanosecond a frame
+//!   at most. Under pacing it can be ahead: centred and snapped pacing
+//!   start the bank at half a step, and snapping banks whole display
+//!   refreshes in place of measured deltas, so `Time<Fixed>` leads by up to
+//!   about a step, plus the display's rate error against the step over time
+//!   (see [`Pacing`]).
+//!
+//! # Settings
+//!
+//! [`EvenstepSettings`] is a resource read every frame: the step as an
+//! exact [`Timestep`] (59.94 Hz is
+//! `Timestep::HZ_59_94`, exactly 60000/1001), the [`Budget`] in steps or as
+//! a span, and the [`Pacing`] (locked by default, as
+//! in the core).
+//!
+//! **The step follows `Time<Fixed>` by default** (`timestep: None`): its
+//! step is read as the rate of `n` steps every 1 or 1001 seconds whose
+//! exact step lies within a nanosecond of it, if there is one
+//! (`Time::<Fixed>::from_hz(60.0)` is exactly 60 Hz,
+//! `from_hz(60_000.0 / 1_001.0)` exactly 59.94 Hz), and otherwise as the
+//! whole nanoseconds it holds (`from_hz(59.94)`, 16,683,350 ns, is not
+//! 60000/1001 Hz).
+//!
+//! **A change of `Time<Fixed>`'s rate** by user code at run time is picked
+//! up at the next frame while the settings follow `Time<Fixed>`, as
+//! `FrameLoop::set_timestep` takes it (the banked time kept as time, the
+//! tick and simulation time going on). While the settings name a step,
+//! that step is the one in force: a different rate written to
+//! `Time<Fixed>` is refused loudly (an error is logged, naming the setting
+//! to change) and `Time<Fixed>` is set back to the step in force.
+//!
+//! **Pause and relative speed** are read from `Time<Virtual>` every frame.
+//! A pause runs no steps and keeps the blend factor; the frame after the
+//! pause ends has a zero delta, so the paused time is not replayed (as in
+//! evenstep's `Loop`). Bevy's `f64` speed becomes the nearest fraction with
+//! terms up to 65535 (`Speed::from_f64`): decimal speeds such as 0.1, 0.25,
+//! 1.5 and 1/3 are exact, and the planner then carries every fraction of a
+//! nanosecond where Bevy's `Duration::mul_f64` rounds each frame; a speed
+//! that is no such fraction (π, or 10⁻⁶) runs at the nearest one, and a
+//! speed above 65535 at 65535, with a warning.
+//!
+//! **`max_delta` no longer hides stalls.** The budget sees the whole real
+//! delta and reports it: a 400 ms hitch at 60 Hz is 24 steps due, the
+//! budget's run and the rest in the [`Stall`]. `Time<Virtual>` itself still
+//! clamps to `max_delta`, so systems reading it (or the generic `Time` in
+//! `Update`) see what they saw before.
+//!
+//! **There is no render cap.** Bevy draws every frame it updates; a cap
+//! that only says "skip this draw" has nothing in Bevy to act on. Limit the
+//! frame rate in the runner (winit's `UpdateMode`, a frame limiter) instead.
+//!
+//! # Features
+//!
+//! None. The plugin builds on Bevy's sub-crates (`bevy_app`, `bevy_ecs`,
+//! `bevy_time`, with `std` only), not on the `bevy` umbrella, and
+//! re-exports the planner's types its settings and plan speak in
+//! ([`Timestep`], [`Pacing`], [`StepBudget`], [`Speed`], [`FramePlan`],
+//! [`Alpha`]), so a game needs no second dependency.
+#![forbid(unsafe_code)]
+
+mod driver;
+mod fixed_rate;
+mod plugin;
+mod published;
+mod runner;
+mod settings;
+mod virtual_speed;
+
+pub use plugin::EvenstepPlugin;
+pub use published::{FixedPlan, Stall};
+pub use runner::run_fixed_main_loop;
+pub use settings::{Budget, EvenstepSettings};
+
+// The planner's types the settings and the plan speak in, so that a game
+// needs no second dependency.
+pub use evenstep_core::{Alpha, FramePlan, Pacing, Speed, StepBudget, Timestep};

@@ -1,0 +1,134 @@
+//! What the plugin tells the game about each frame: the frame's plan, as a
+//! resource, and a stall, as a message.
+
+use core::time::Duration;
+
+use bevy_ecs::message::Message;
+use bevy_ecs::resource::Resource;
+use evenstep_core::{Alpha, FramePlan, Nanos, Pacing};
+
+/// This frame's plan: the steps `FixedMain` ran, the steps and time the
+/// budget dropped, the blend factor and the pacing's state.
+///
+/// The plugin inserts it at the first frame's `RunFixedMainLoop` and
+/// replaces it at every frame's, so systems from `Update` on read this
+/// frame's plan (read it as `Option<Res<FixedPlan>>` in `Startup` and
+/// `First`).
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FixedPlan {
+    plan: FramePlan,
+    pacing: Pacing,
+    refresh_period: Option<Nanos>,
+}
+
+impl FixedPlan {
+    pub(crate) const fn new(
+        plan: FramePlan,
+        pacing: Pacing,
+        refresh_period: Option<Nanos>,
+    ) -> FixedPlan {
+        FixedPlan {
+            plan,
+            pacing,
+            refresh_period,
+        }
+    }
+
+    /// The planner's plan for this frame, in full.
+    pub const fn plan(&self) -> &FramePlan {
+        &self.plan
+    }
+
+    /// How many times `FixedMain` ran this frame.
+    pub const fn steps_run(&self) -> u64 {
+        self.plan.steps_run()
+    }
+
+    /// How many whole steps the frame's time paid for, before the budget.
+    pub const fn steps_due(&self) -> u64 {
+        self.plan.steps_due()
+    }
+
+    /// How many due steps the budget refused.
+    pub const fn steps_dropped(&self) -> u64 {
+        self.plan.steps_dropped()
+    }
+
+    /// The simulation time the budget dropped, rounded down to the
+    /// nanosecond.
+    pub const fn dropped(&self) -> Duration {
+        self.plan.dropped().as_duration()
+    }
+
+    /// Where between the last two steps to draw, in `[0, 1)`: what
+    /// `Time<Fixed>::overstep_fraction` says, within `f32` rounding.
+    pub const fn alpha(&self) -> Alpha {
+        self.plan.alpha()
+    }
+
+    /// The pacing the frame was planned under.
+    pub const fn pacing(&self) -> Pacing {
+        self.pacing
+    }
+
+    /// Whether the frame's delta was snapped to whole display refreshes.
+    pub const fn snapped(&self) -> bool {
+        self.plan.snapped()
+    }
+
+    /// The display's refresh period as the pacing has learned it from the
+    /// frames, while it follows a steady one (always `None` under
+    /// [`Pacing::OFF`] and [`Pacing::CENTRED`], which do not learn it).
+    pub fn refresh_period(&self) -> Option<Duration> {
+        self.refresh_period.map(Nanos::as_duration)
+    }
+}
+
+/// A frame whose budget dropped steps: written on every frame that does,
+/// after its steps have run.
+///
+/// # Examples
+///
+/// ```
+/// use bevy_ecs::message::MessageReader;
+/// use evenstep_bevy::Stall;
+///
+/// fn report_stalls(mut stalls: MessageReader<Stall>) {
+///     for stall in stalls.read() {
+///         eprintln!("{} steps ({:?}) dropped", stall.steps_dropped, stall.dropped);
+///     }
+/// }
+/// # let _ = report_stalls;
+/// ```
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stall {
+    /// The real time since the previous frame.
+    pub frame_delta: Duration,
+    /// The whole steps the frame's time paid for.
+    pub steps_due: u64,
+    /// The steps that ran.
+    pub steps_run: u64,
+    /// The steps the budget refused.
+    pub steps_dropped: u64,
+    /// Their simulation time, rounded down to the nanosecond.
+    pub dropped: Duration,
+    /// The number of the first step the frame ran.
+    pub first_tick: u64,
+}
+
+impl Stall {
+    /// The stall `plan` reports, if its budget refused any step.
+    pub(crate) const fn of(plan: &FramePlan) -> Option<Stall> {
+        if !plan.clamped() {
+            return None;
+        }
+        Some(Stall {
+            frame_delta: plan.raw_delta().as_duration(),
+            steps_due: plan.steps_due(),
+            steps_run: plan.steps_run(),
+            steps_dropped: plan.steps_dropped(),
+            dropped: plan.dropped().as_duration(),
+            first_tick: plan.first_tick(),
+        })
+    }
+}
