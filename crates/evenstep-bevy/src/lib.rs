@@ -131,8 +131,8 @@
 //! [`Alpha`]), so a game needs no second dependency.
 #![forbid(unsafe_code)]
 
-mod driver;
 mod fixed_rate;
+mod planner;
 mod plugin;
 mod published;
 mod runner;

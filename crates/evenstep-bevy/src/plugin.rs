@@ -4,7 +4,7 @@ use bevy_app::{App, Plugin, RunFixedMainLoop, RunFixedMainLoopSystems};
 use bevy_ecs::schedule::{IntoScheduleConfigs, ScheduleCleanupPolicy};
 use bevy_time::{TimePlugin, run_fixed_main_schedule};
 
-use crate::driver::Driver;
+use crate::planner::Planner;
 use crate::published::Stall;
 use crate::runner::run_fixed_main_loop;
 use crate::settings::EvenstepSettings;
@@ -30,7 +30,7 @@ impl Plugin for EvenstepPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<EvenstepSettings>()
             .add_message::<Stall>()
-            .insert_resource(Driver::new())
+            .insert_resource(Planner::new())
             .add_systems(
                 RunFixedMainLoop,
                 run_fixed_main_loop.in_set(RunFixedMainLoopSystems::FixedMainLoop),

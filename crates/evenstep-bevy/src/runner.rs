@@ -9,7 +9,7 @@ use bevy_ecs::world::World;
 use bevy_time::{Fixed, Real, Time, Virtual};
 use evenstep_core::{FramePlan, Timestamp};
 
-use crate::driver::{Driver, Planned, Readings};
+use crate::planner::{Planned, Planner, Readings};
 use crate::published::{FixedPlan, Stall};
 use crate::settings::EvenstepSettings;
 
@@ -37,7 +37,7 @@ pub fn run_fixed_main_loop(world: &mut World) {
         base,
         pacing,
         refresh_period,
-    } = world.resource_mut::<Driver>().plan(&readings);
+    } = world.resource_mut::<Planner>().plan(&readings);
 
     let mut fixed = world.resource_mut::<Time<Fixed>>();
     if fixed.timestep() != nominal {

@@ -41,7 +41,7 @@ pub(crate) struct Planned {
 
 /// The plugin's state: the planner, from the first frame on.
 #[derive(Resource, Debug)]
-pub(crate) struct Driver {
+pub(crate) struct Planner {
     running: Option<Running>,
     speed: VirtualSpeed,
 }
@@ -59,10 +59,10 @@ struct Running {
     base: Duration,
 }
 
-impl Driver {
+impl Planner {
     /// No planner yet: the first frame makes one.
-    pub(crate) const fn new() -> Driver {
-        Driver {
+    pub(crate) const fn new() -> Planner {
+        Planner {
             running: None,
             speed: VirtualSpeed::new(),
         }
