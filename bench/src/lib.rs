@@ -504,7 +504,7 @@ pub fn cycle_span(hz: u64) -> u64 {
 
 /// Phase of the display timeline relative to the accumulators' start (t = 0):
 /// half a 60 Hz step. With phase 0 every 60 Hz frame lands exactly on a step
-/// boundary and ns/f64 rounding decides 0/1/2 steps per frame (see NOTES.md);
+/// boundary and ns/f64 rounding decides 0/1/2 steps per frame;
 /// half a step keeps every peer at a steady 1 step per frame with alpha ~0.5.
 pub const PHASE_NS: u64 = 8_333_333;
 

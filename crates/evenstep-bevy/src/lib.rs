@@ -73,7 +73,8 @@
 //!   a speed other than 1 Bevy rounds each frame's scaled delta to the
 //!   nanosecond where the planner keeps the fractions, a nanosecond a frame
 //!   at most. Under pacing it can be ahead: centred and snapped pacing
-//!   start the bank at half a step, and snapping banks whole display
+//!   start the bank at half a step, and snapping (locked pacing, the
+//!   default, once it has locked; snapped pacing always) banks whole display
 //!   refreshes in place of measured deltas, so `Time<Fixed>` leads by up to
 //!   about a step, plus the display's rate error against the step over time
 //!   (see [`Pacing`]).

@@ -18,17 +18,6 @@ use evenstep_core::{
 /// under each pacing. If one changes, the planner's output changed: every
 /// replay recorded before would diverge. Change them only for a deliberate,
 /// documented change (and say so in the changelog).
-///
-/// Re-frozen once, for the display model: snapped pacing now follows a
-/// phase-locked lattice of refreshes (and so does locked pacing, the new
-/// default, frozen here for the first time); off and centred plan as before.
-/// Re-frozen again for slow motion under snapping: at a speed other than 1
-/// a snapped frame banks its refreshes scaled by the speed and the bank is
-/// centred on the points scaled refreshes visit (it was put back mid-step
-/// every frame, which froze a game at a quarter speed). The trace changes
-/// speed, so locked and snapped plans moved; off and centred did not. In
-/// the same change a frame at the instant of the one before (or earlier)
-/// leaves snapping as it stood instead of standing it down for a frame.
 const FROZEN: [(Paced, u64); 4] = [
     (Paced::Off, 0xeb30_b30e_075d_73b7),
     (Paced::Centred, 0x8593_7329_abcb_3ec0),

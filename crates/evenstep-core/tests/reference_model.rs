@@ -9,7 +9,8 @@ use evenstep_core::Pacing;
 use evenstep_core::{FrameLoop, Nanos, Speed, StepBudget, Timestamp, Timestep};
 use proptest::prelude::*;
 
-/// The rules of DESIGN.md, in 128-bit arithmetic, with no shortcut.
+/// The planner's documented rules (see `FrameLoop`), in 128-bit arithmetic,
+/// with no shortcut.
 struct Model {
     per_step: u128,
     per_nano: u128,

@@ -6,13 +6,7 @@
 //!
 //! After a deliberate, documented change of behaviour, regenerate the file
 //! with `EVENSTEP_BLESS_PLAN_DIGESTS=1 cargo test -p evenstep-lab --test
-//! plan_digests` and say why in the changelog. It was regenerated once for
-//! the display model (snapped pacing follows a phase-locked lattice, locked
-//! pacing is the default and has its own variant, the suite gained profiles
-//! of games behind a vsync queue); off and centred planned as before. And
-//! again for slow and fast motion under snapping (a snapped frame banks its
-//! refreshes scaled by the speed, and the bank is centred on the points
-//! they visit): only `snapped-speed2-hidden` moved.
+//! plan_digests` and say why in the changelog.
 
 use std::fmt::Write as _;
 use std::num::NonZeroU32;

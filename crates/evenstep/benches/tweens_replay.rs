@@ -1,7 +1,6 @@
 //! Benchmarks for the determinism tools: stepping 10,000 tweens, and
 //! replaying an hour of 60 Hz ticks. Run with
-//! `cargo bench -p evenstep --bench tweens_replay --features serde`
-//! (serde is not needed; the feature only matches the test configuration).
+//! `cargo bench -p evenstep --bench tweens_replay`.
 
 use std::hint::black_box;
 use std::num::NonZeroU64;

@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! crates/evenstep-web/build-page.sh
-//! cd bench/experiments && cargo run --release --bin browser_figures -- --visible 10 --hidden 90
+//! cd bench/experiments && cargo run --release --bin browser_figures -- --visible 10 --hidden 180
 //! ```
 //!
 //! The browser session is the browser tests' own, included from
