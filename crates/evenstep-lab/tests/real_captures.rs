@@ -18,7 +18,11 @@
 
 use std::path::{Path, PathBuf};
 
-use evenstep_lab::{Config, Settings, SweepReport, judge_file};
+use evenstep_lab::{Config, SweepReport};
+
+#[path = "support/judged.rs"]
+mod judged;
+use judged::{beats_both_baselines, total};
 
 const TRACES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/traces");
 
@@ -27,8 +31,7 @@ fn capture(name: &str) -> PathBuf {
 }
 
 fn judge(name: &str) -> SweepReport {
-    judge_file(&capture(name), Settings::default(), None, None, 8)
-        .unwrap_or_else(|error| panic!("{name}: {error}"))
+    judged::judge(&capture(name), None)
 }
 
 const ALL: [&str; 3] = [
@@ -37,35 +40,17 @@ const ALL: [&str; 3] = [
     "residentevil2_120hz_composed",
 ];
 
-/// Total wrong frames over the start phases.
-fn total(report: &SweepReport, config: Config) -> u64 {
-    report.counts(config).total()
-}
-
 #[test]
 fn the_default_is_never_worse_than_pacing_off_at_any_start_phase_on_any_capture() {
     for name in ALL {
-        let report = judge(name);
-        let off = &report.counts(Config::Off).wrong;
-        let locked = &report.counts(Config::Locked).wrong;
-        for (phase, (locked, off)) in locked.iter().zip(off).enumerate() {
-            assert!(
-                locked <= off,
-                "{name}, phase {phase}/8: locked {locked}, off {off}"
-            );
-        }
+        judged::assert_never_worse_than_off(name, &judge(name));
     }
 }
 
 #[test]
 fn where_frames_do_not_follow_the_display_the_default_plans_exactly_as_pacing_off() {
     for name in ["csgo_60hz_composed", "residentevil2_120hz_composed"] {
-        let report = judge(name);
-        assert_eq!(
-            report.counts(Config::Locked).wrong,
-            report.counts(Config::Off).wrong,
-            "{name}"
-        );
+        judged::assert_plans_as_off(name, &judge(name));
     }
 }
 
@@ -77,15 +62,6 @@ fn on_far_cry_new_dawn_the_default_runs_fewer_wrong_frames_than_both_baselines()
         let base = total(&report, baseline);
         assert!(locked < base, "locked {locked}, {baseline} {base}");
     }
-}
-
-/// Whether `config` ran fewer wrong frames, over all start phases, than
-/// both baselines fed the present times.
-fn beats_both_baselines(report: &SweepReport, config: Config) -> bool {
-    let wrong = total(report, config);
-    [Config::NaiveF64, Config::Godot]
-        .iter()
-        .all(|&baseline| wrong < total(report, baseline))
 }
 
 #[test]

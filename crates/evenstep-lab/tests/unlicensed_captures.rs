@@ -25,6 +25,10 @@ use std::path::{Path, PathBuf};
 
 use evenstep_lab::{Config, Rate, Settings, SweepReport, judge_file};
 
+#[path = "support/judged.rs"]
+mod judged;
+use judged::{beats_both_baselines, total};
+
 const TRACES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/traces");
 
 fn capture(name: &str) -> PathBuf {
@@ -41,8 +45,7 @@ fn capture(name: &str) -> PathBuf {
 
 fn judge(name: &str) -> SweepReport {
     let display_hz = name.contains("vrr").then(|| Rate::hz(120).unwrap());
-    judge_file(&capture(name), Settings::default(), display_hz, None, 8)
-        .unwrap_or_else(|error| panic!("{name}: {error}"))
+    judged::judge(&capture(name), display_hz)
 }
 
 const ALL: [&str; 4] = [
@@ -52,24 +55,11 @@ const ALL: [&str; 4] = [
     "naraka_120hz_vrr",
 ];
 
-/// Total wrong frames over the start phases.
-fn total(report: &SweepReport, config: Config) -> u64 {
-    report.counts(config).total()
-}
-
 #[test]
 #[ignore = "reads ../shared/traces beside the repository: run with --ignored"]
 fn the_default_is_never_worse_than_pacing_off_at_any_start_phase_on_any_capture() {
     for name in ALL {
-        let report = judge(name);
-        let off = &report.counts(Config::Off).wrong;
-        let locked = &report.counts(Config::Locked).wrong;
-        for (phase, (locked, off)) in locked.iter().zip(off).enumerate() {
-            assert!(
-                locked <= off,
-                "{name}, phase {phase}/8: locked {locked}, off {off}"
-            );
-        }
+        judged::assert_never_worse_than_off(name, &judge(name));
     }
 }
 
@@ -81,12 +71,7 @@ fn where_frames_do_not_follow_the_display_the_default_plans_exactly_as_pacing_of
         "cyberpunk2077_120hz_composed",
         "naraka_120hz_vrr",
     ] {
-        let report = judge(name);
-        assert_eq!(
-            report.counts(Config::Locked).wrong,
-            report.counts(Config::Off).wrong,
-            "{name}"
-        );
+        judged::assert_plans_as_off(name, &judge(name));
     }
 }
 
@@ -102,15 +87,6 @@ fn where_frames_follow_the_display_snapped_and_locked_run_no_wrong_frame() {
         total(&report, Config::Godot)
     );
     assert!(total(&report, Config::NaiveF64) > 600);
-}
-
-/// Whether `config` ran fewer wrong frames, over all start phases, than
-/// both baselines fed the present times.
-fn beats_both_baselines(report: &SweepReport, config: Config) -> bool {
-    let wrong = total(report, config);
-    [Config::NaiveF64, Config::Godot]
-        .iter()
-        .all(|&baseline| wrong < total(report, baseline))
 }
 
 #[test]
