@@ -12,7 +12,8 @@
 
 mod controls;
 
-use crate::pacing::{Snap, Snapper};
+use crate::frame_id::{FeedbackError, FrameId};
+use crate::pacing::{Shown, ShownDisplay, Snap, Snapper};
 use crate::sim_epoch::SimEpoch;
 use crate::{FramePlan, Nanos, Pacing, RenderCap, Speed, StepBudget, Timestamp, Timestep};
 
@@ -108,6 +109,8 @@ pub struct FrameLoop {
     shift_total: i128,
     /// What snapping has learned of the display.
     snapper: Snapper,
+    /// The frames in flight, and what display feedback has taught.
+    shown: Shown,
 }
 
 /// What a frame brings to the bank.
@@ -133,32 +136,99 @@ impl FrameLoop {
     #[inline(always)]
     pub fn begin_frame(&mut self, now: Timestamp) -> FramePlan {
         let raw = self.advance_to(now);
-        let snap = if self.pacing.is_snapped() {
-            self.snap(now, raw)
-        } else {
-            None
-        };
-        match self.plan_common_frame(raw, snap) {
+        let frame = self.shown.number(now, true);
+        let snap = self.pace(now, raw);
+        let plan = match self.plan_common_frame(raw, snap) {
             Some(plan) => plan,
             None => self.plan_any_frame(raw, snap, true),
-        }
+        };
+        FramePlan { frame, ..plan }
     }
 
     /// Plans a frame that will not be drawn: a wake-up while the window is
     /// hidden or minimized. The same as [`begin_frame`](FrameLoop::begin_frame)
     /// (the steps, the budget, centring), except that the plan's
     /// [`render`](FramePlan::render) is false, the render cap lets the
-    /// frame's time pass without spending a render on it, and snapped pacing
-    /// neither learns the delta as a display refresh nor snaps it.
+    /// frame's time pass without spending a render on it, snapped pacing
+    /// neither learns the delta as a display refresh nor snaps it, and the
+    /// frame cannot be reported shown.
     pub fn begin_hidden_frame(&mut self, now: Timestamp) -> FramePlan {
         let raw = self.advance_to(now);
+        let frame = self.shown.number(now, false);
         self.snapper.mark_gap();
-        match self.plan_common_frame(raw, None) {
+        let plan = match self.plan_common_frame(raw, None) {
             Some(plan) => FramePlan {
                 render: false,
                 ..plan
             },
             None => self.plan_any_frame(raw, None, false),
+        };
+        FramePlan { frame, ..plan }
+    }
+
+    /// Tells the planner that `frame` reached the screen at `at`, on the
+    /// planner's clock: display feedback. Reports may come late (a few
+    /// frames, as platforms deliver them), may never come, and frames
+    /// replaced by newer ones before a refresh are never reported; none of
+    /// that breaks a plan. From the reports the planner learns where the
+    /// display's refreshes fall and how long a frame takes from its
+    /// timestamp to its refresh; once they agree, snapped and locked
+    /// pacing bank each frame the refreshes from the previous frame's
+    /// predicted showing to its own (see [`pacing`](crate::pacing)).
+    ///
+    /// The planner remembers the latest [`FRAMES_IN_FLIGHT`](crate::FRAMES_IN_FLIGHT)
+    /// frames. Reports name later frames at later times, in order.
+    ///
+    /// # Errors
+    ///
+    /// A report is refused, and changes nothing, if the frame is not one
+    /// of the frames remembered (too old, planned before a
+    /// [`reset`](FrameLoop::reset), or not planned yet), was a hidden
+    /// frame or a catch-up, is said to be shown before its timestamp, or
+    /// does not come after the previous report (an earlier frame, or a time
+    /// not later than the previous showing): see [`FeedbackError`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use evenstep_core::{FrameLoop, Nanos, StepBudget, Timestamp, Timestep};
+    ///
+    /// let mut frames = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, Timestamp::ZERO);
+    /// let plan = frames.begin_frame(Timestamp::from_nanos(16_000_000));
+    /// // ... the platform says the frame was shown 20 ms later:
+    /// frames.frame_shown(plan.frame(), Timestamp::from_nanos(36_000_000))?;
+    /// // A frame cannot be shown before it was planned.
+    /// let next = frames.begin_frame(Timestamp::from_nanos(33_000_000));
+    /// assert!(frames.frame_shown(next.frame(), Timestamp::from_nanos(30_000_000)).is_err());
+    /// # Ok::<(), evenstep_core::FeedbackError>(())
+    /// ```
+    pub fn frame_shown(&mut self, frame: FrameId, at: Timestamp) -> Result<(), FeedbackError> {
+        self.shown.report(frame, at)
+    }
+
+    /// What display feedback has taught of the display: its period, where
+    /// its refreshes fall, the pipeline's latency, and whether frames are
+    /// planned from it. `None` until two reports have given a period.
+    pub fn shown_display(&self) -> Option<ShownDisplay> {
+        self.shown.display()
+    }
+
+    /// Whether and how pacing snaps the frame at `now`: to the refreshes
+    /// display feedback predicts, if it is trusted, else to those the
+    /// display model counts from the stamps.
+    #[inline]
+    fn pace(&mut self, now: Timestamp, raw: Nanos) -> Option<Snap> {
+        if !self.pacing.is_snapped() {
+            return None;
+        }
+        let predicted = self.shown.refreshes_to(now);
+        match predicted {
+            Some((refreshes, period)) if !self.speed.is_paused() && !raw.is_zero() => {
+                let period = u64::try_from(period).ok()?;
+                self.snapper
+                    .snap_shown(now, refreshes, period, self.timestep)
+            }
+            _ => self.snap(now, raw),
         }
     }
 
@@ -263,6 +333,7 @@ impl FrameLoop {
             phase_shift,
             snapped: snap.is_some(),
             render: true,
+            frame: FrameId::FIRST,
         })
     }
 
@@ -309,9 +380,13 @@ impl FrameLoop {
             snap_units: 0,
             snap: None,
         };
-        let mut plan = self.settle(&deposit, u128::MAX, false);
-        plan.render = false;
-        plan
+        let frame = self.shown.number(self.last, false);
+        let plan = self.settle(&deposit, u128::MAX, false);
+        FramePlan {
+            render: false,
+            frame,
+            ..plan
+        }
     }
 
     /// Banks `deposit`, takes up to `limit` whole steps (and the queue, if
@@ -366,6 +441,7 @@ impl FrameLoop {
             phase_shift,
             snapped: deposit.snap.is_some(),
             render: true,
+            frame: FrameId::FIRST,
         }
     }
 

@@ -103,6 +103,7 @@
 
 mod alpha;
 mod budget;
+mod frame_id;
 mod frame_loop;
 mod frame_stats;
 mod pacing;
@@ -117,9 +118,13 @@ mod timestep;
 
 pub use alpha::Alpha;
 pub use budget::{BudgetError, StepBudget};
+pub use frame_id::{FeedbackError, FrameId};
 pub use frame_loop::FrameLoop;
 pub use frame_stats::FrameStats;
-pub use pacing::{DisplayModel, FrameRateGovernor, Pacing, PacingError, RenderCap, Rhythm};
+pub use pacing::{
+    DisplayModel, FRAMES_IN_FLIGHT, FrameRateGovernor, Pacing, PacingError, RenderCap, Rhythm,
+    ShownDisplay,
+};
 pub use plan::{FramePlan, Step, Steps};
 pub use rate::{Rate, RateError};
 pub use speed::{Speed, SpeedError};

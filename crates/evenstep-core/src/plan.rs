@@ -7,6 +7,7 @@
 use core::iter::FusedIterator;
 
 use crate::alpha::Alpha;
+use crate::frame_id::FrameId;
 use crate::sim_epoch::SimEpoch;
 use crate::speed::Speed;
 use crate::time::Nanos;
@@ -56,6 +57,7 @@ pub struct FramePlan {
     pub(crate) phase_shift: i128,
     pub(crate) snapped: bool,
     pub(crate) render: bool,
+    pub(crate) frame: FrameId,
 }
 
 impl FramePlan {
@@ -226,6 +228,13 @@ impl FramePlan {
     /// steps run either way.
     pub const fn render(&self) -> bool {
         self.render
+    }
+
+    /// The frame's number: what to report back, with the time the frame
+    /// reached the screen, to
+    /// [`FrameLoop::frame_shown`](crate::FrameLoop::frame_shown).
+    pub const fn frame(&self) -> FrameId {
+        self.frame
     }
 
     /// The fixed step every update of this plan receives.

@@ -39,17 +39,26 @@ pub enum Config {
     /// until the display model locks onto a lattice whose period fits the
     /// step, then snapped to it.
     Locked,
+    /// The default, [`Pacing::LOCKED`], told when each shown frame reached
+    /// the screen (display feedback), as late as a game would learn it:
+    /// a display time is first used by the plan of the first row presented
+    /// after it, plus the settings' [feedback
+    /// delay](Settings::feedback_delay) in rows. Where a trace has no
+    /// display times, or a run feeds none (the stutter table), it plans as
+    /// [`Config::Locked`].
+    Feedback,
 }
 
 impl Config {
     /// Every configuration, in the order the lab reports them.
-    pub const ALL: [Config; 6] = [
+    pub const ALL: [Config; 7] = [
         Config::NaiveF64,
         Config::Godot,
         Config::Off,
         Config::Centred,
         Config::Snapped,
         Config::Locked,
+        Config::Feedback,
     ];
 
     /// The label in tables and plots.
@@ -61,6 +70,7 @@ impl Config {
             Config::Centred => "evenstep centred",
             Config::Snapped => "evenstep snapped",
             Config::Locked => "evenstep locked",
+            Config::Feedback => "evenstep feedback",
         }
     }
 
@@ -73,6 +83,7 @@ impl Config {
             Config::Centred => "centred",
             Config::Snapped => "snapped",
             Config::Locked => "locked",
+            Config::Feedback => "feedback",
         }
     }
 }
@@ -109,7 +120,12 @@ pub struct Settings {
     budget: StepBudget,
     snap_tolerance: Duration,
     snapped: Pacing,
+    feedback_delay: u32,
 }
+
+/// The longest feedback delay, in rows: a report later than this names a
+/// frame the planner no longer remembers.
+pub const MAX_FEEDBACK_DELAY: u32 = evenstep_core::FRAMES_IN_FLIGHT as u32 - 1;
 
 impl Settings {
     /// Settings for `step_rate` steps a second, a budget of `budget` steps a
@@ -139,7 +155,31 @@ impl Settings {
             budget,
             snap_tolerance,
             snapped,
+            feedback_delay: 0,
         })
+    }
+
+    /// The same settings, with display feedback reaching
+    /// [`Config::Feedback`] `rows` rows later than the first row presented
+    /// after the display time.
+    ///
+    /// # Errors
+    ///
+    /// [`SettingsError::FeedbackDelay`] past [`MAX_FEEDBACK_DELAY`] rows.
+    pub const fn with_feedback_delay(self, rows: u32) -> Result<Settings, SettingsError> {
+        if rows > MAX_FEEDBACK_DELAY {
+            return Err(SettingsError::FeedbackDelay { rows });
+        }
+        Ok(Settings {
+            feedback_delay: rows,
+            ..self
+        })
+    }
+
+    /// Rows display feedback waits beyond the first row presented after
+    /// the display time (0 by default).
+    pub const fn feedback_delay(&self) -> u32 {
+        self.feedback_delay
     }
 
     /// Steps a second.
@@ -166,7 +206,7 @@ impl Settings {
     pub const fn pacing(&self, config: Config) -> Option<Pacing> {
         match config {
             Config::NaiveF64 | Config::Godot => None,
-            Config::Locked => Some(Pacing::LOCKED),
+            Config::Locked | Config::Feedback => Some(Pacing::LOCKED),
             Config::Off => Some(Pacing::OFF),
             Config::Centred => Some(Pacing::CENTRED),
             Config::Snapped => Some(self.snapped),
@@ -183,6 +223,7 @@ impl Default for Settings {
             snap_tolerance: Duration::from_millis(2),
             snapped: Pacing::snapped(Duration::from_millis(2))
                 .unwrap_or_else(|_| unreachable!("2 ms is a tolerance")),
+            feedback_delay: 0,
         }
     }
 }
@@ -196,6 +237,11 @@ pub enum SettingsError {
     Budget(BudgetError),
     /// The snap tolerance is out of range.
     SnapTolerance(PacingError),
+    /// The feedback delay is past [`MAX_FEEDBACK_DELAY`] rows.
+    FeedbackDelay {
+        /// The delay asked for.
+        rows: u32,
+    },
 }
 
 impl fmt::Display for SettingsError {
@@ -204,6 +250,11 @@ impl fmt::Display for SettingsError {
             SettingsError::StepRate(error) => write!(f, "step rate: {error}"),
             SettingsError::Budget(error) => write!(f, "budget: {error}"),
             SettingsError::SnapTolerance(error) => write!(f, "snap tolerance: {error}"),
+            SettingsError::FeedbackDelay { rows } => write!(
+                f,
+                "feedback delay: {rows} rows is past {MAX_FEEDBACK_DELAY}, the most after \
+                 which the planner still remembers the frame"
+            ),
         }
     }
 }
@@ -214,6 +265,7 @@ impl std::error::Error for SettingsError {
             SettingsError::StepRate(error) => Some(error),
             SettingsError::Budget(error) => Some(error),
             SettingsError::SnapTolerance(error) => Some(error),
+            SettingsError::FeedbackDelay { .. } => None,
         }
     }
 }

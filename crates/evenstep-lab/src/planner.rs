@@ -3,7 +3,7 @@
 //! Godot's jitter fix count in `f64` seconds as they do in the wild;
 //! evenstep's planner in its exact integers.
 
-use evenstep_core::{FrameLoop, Timestamp};
+use evenstep_core::{FrameId, FrameLoop, Timestamp};
 
 use crate::config::{Config, Settings};
 use crate::godot::GodotJitterFix;
@@ -32,6 +32,8 @@ pub struct Planner {
     /// [`dropped_nanos`](Planner::dropped_nanos)).
     dropped_units: u128,
     step_nanos: f64,
+    /// Whether display feedback reaches it ([`Config::Feedback`]).
+    feedback: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -68,7 +70,25 @@ impl Planner {
             last: anchor,
             dropped_units: 0,
             step_nanos,
+            feedback: config == Config::Feedback,
         }
+    }
+
+    /// Tells a [`Config::Feedback`] planner that the frame of row `row`
+    /// (counted from 0, one row a [`frame`](Planner::frame)) was shown at
+    /// `display` (ns); the others ignore it. A report the planner refuses
+    /// (see [`evenstep_core::FeedbackError`]) changes nothing: it is
+    /// dropped, as a game would drop it.
+    pub fn shown(&mut self, row: u64, display: u64) {
+        if let (true, Kind::Evenstep(frames)) = (self.feedback, &mut self.kind) {
+            let _refused =
+                frames.frame_shown(FrameId::from_raw(row), Timestamp::from_nanos(display));
+        }
+    }
+
+    /// Whether display feedback reaches this planner.
+    pub const fn takes_feedback(&self) -> bool {
+        self.feedback
     }
 
     /// The steps run by the frame at `now` (ns; a backwards stamp is a zero

@@ -25,11 +25,11 @@ const LEGEND_WIDTH: u32 = 190;
 /// Drift line widths, in configuration order: each narrower than the one
 /// before and drawn over it, so lines that coincide stay visible, the last
 /// still 2 px wide.
-const LINE_WIDTHS: [u32; Config::ALL.len()] = [12, 10, 8, 6, 4, 2];
+const LINE_WIDTHS: [u32; Config::ALL.len()] = [14, 12, 10, 8, 6, 4, 2];
 
 /// One colour per configuration, in [`Config::ALL`] order, each its own:
 /// naive f64 red, Godot orange, off blue, centred green, snapped purple,
-/// locked (the default) brown.
+/// locked (the default) brown, locked with feedback grey.
 const COLOURS: [RGBColor; Config::ALL.len()] = [
     RGBColor(214, 39, 40),
     RGBColor(255, 127, 14),
@@ -37,6 +37,7 @@ const COLOURS: [RGBColor; Config::ALL.len()] = [
     RGBColor(44, 160, 44),
     RGBColor(148, 103, 189),
     RGBColor(140, 86, 75),
+    RGBColor(127, 127, 127),
 ];
 
 /// The plot could not be drawn.

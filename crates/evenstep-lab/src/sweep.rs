@@ -9,6 +9,7 @@
 //! judged in fixed memory.
 
 use core::fmt::Write as _;
+use std::collections::VecDeque;
 
 use serde::Serialize;
 
@@ -173,6 +174,51 @@ pub struct Sweep {
     last_display: Option<u64>,
     presented: u64,
     shown: u64,
+    /// Display times not yet reported: see [`Feedback`].
+    feedback: Feedback,
+}
+
+/// Display feedback on its way to the planners that take it: each shown
+/// row's display time, first given to the plan of the first row presented
+/// strictly after it, plus the settings' feedback delay in rows. A row
+/// never shown yields no report (as on a real platform, which reports only
+/// frames that reached the screen), and the planner is not told of it.
+/// The start phases move the planners' anchors, not the trace, so present
+/// and display times keep their distance at every phase. Reports for rows
+/// more than [`FRAMES_IN_FLIGHT`](evenstep_core::FRAMES_IN_FLIGHT) back
+/// are dropped unsent, as the planner would refuse them: the queue never
+/// holds more.
+#[derive(Clone, Debug, Default)]
+struct Feedback {
+    /// (row, display time, the row from which it may be reported).
+    pending: VecDeque<(u64, u64, Option<u64>)>,
+}
+
+impl Feedback {
+    /// The reports due by the plan of `row`, presented at `now`.
+    fn due(&mut self, row: u64, now: u64, delay: u32) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let oldest = row.saturating_sub(evenstep_core::FRAMES_IN_FLIGHT as u64);
+        while self
+            .pending
+            .front()
+            .is_some_and(|&(shown, ..)| shown < oldest)
+        {
+            self.pending.pop_front();
+        }
+        for (_, display, from) in &mut self.pending {
+            if from.is_none() && *display < now {
+                *from = Some(row + u64::from(delay));
+            }
+        }
+        let ready = self
+            .pending
+            .iter()
+            .take_while(|(_, _, from)| from.is_some_and(|from| from <= row))
+            .count();
+        self.pending
+            .drain(..ready)
+            .map(|(shown, display, _)| (shown, display))
+    }
 }
 
 impl Sweep {
@@ -198,6 +244,7 @@ impl Sweep {
             last_display: None,
             presented: 0,
             shown: 0,
+            feedback: Feedback::default(),
         }
     }
 
@@ -208,7 +255,19 @@ impl Sweep {
         if self.planners.is_empty() {
             self.start(now);
         }
+        let row = self.presented;
         self.presented += 1;
+        let delay = self.settings.feedback_delay();
+        for (shown_row, shown_at) in self.feedback.due(row, now, delay) {
+            for planner in self
+                .planners
+                .iter_mut()
+                .flatten()
+                .map(|(planner, _)| planner)
+            {
+                planner.shown(shown_row, shown_at);
+            }
+        }
         for tallies in &mut self.planners {
             for (planner, tally) in tallies.iter_mut() {
                 let steps = planner.frame(now);
@@ -222,6 +281,8 @@ impl Sweep {
             return;
         }
         self.last_display = Some(display);
+        let shown_at = display.saturating_add(CLOCK_BASE);
+        self.feedback.pending.push_back((row, shown_at, None));
         self.shown += 1;
         let shown = display.saturating_add(CLOCK_BASE);
         let half_step = whole_nanos(5e8 / self.settings.step_rate().as_f64());

@@ -50,7 +50,15 @@ fn the_json_carries_every_metric_of_every_configuration() {
         .collect();
     assert_eq!(
         keys,
-        ["naive_f64", "godot", "off", "centred", "snapped", "locked"]
+        [
+            "naive_f64",
+            "godot",
+            "off",
+            "centred",
+            "snapped",
+            "locked",
+            "feedback"
+        ]
     );
     for config in configs {
         let histogram = &config["histogram"];

@@ -4,7 +4,7 @@
 //! back. Every change takes effect from the next frame.
 
 use super::FrameLoop;
-use crate::pacing::Snapper;
+use crate::pacing::{Shown, Snapper};
 use crate::rate::Rate;
 use crate::sim_epoch::SimEpoch;
 use crate::{Alpha, Nanos, Pacing, RenderCap, Speed, StepBudget, Timestamp, Timestep};
@@ -29,6 +29,7 @@ impl FrameLoop {
             pending_shift: 0,
             shift_total: 0,
             snapper: Snapper::new(),
+            shown: Shown::new(),
         }
     }
 
@@ -72,6 +73,7 @@ impl FrameLoop {
     pub fn resync(&mut self, now: Timestamp) {
         self.last = now;
         self.snapper.mark_gap();
+        self.shown.mark_gap();
     }
 
     /// Starts over at `now`: empties the bank, the speed carry and the queue,
@@ -88,6 +90,7 @@ impl FrameLoop {
         self.pending_shift = 0;
         self.shift_total = 0;
         self.forget_display();
+        self.shown.forget();
         if let Some(cap) = self.render_cap.as_mut() {
             *cap = cap.restarted();
         }

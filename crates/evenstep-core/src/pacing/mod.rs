@@ -13,6 +13,9 @@
 //!   followed phase-locked, and whether the display keeps a rhythm at all;
 //! - snapping: a frame banks the refreshes it spans on that lattice, counted
 //!   on the lattice of refreshes and steps when the period fits the step;
+//! - display feedback: when frames were shown, reported by the game, teach
+//!   the refreshes and the pipeline's latency, and each new frame is
+//!   snapped to the refreshes until its predicted showing;
 //! - the [render cap](RenderCap) and the [governor](FrameRateGovernor), which
 //!   decide which frames are drawn, never how many steps run.
 //!
@@ -26,10 +29,13 @@ mod display;
 mod governor;
 mod mode;
 mod render_cap;
+mod shown;
 mod snap;
 
 pub use display::{DisplayModel, Rhythm};
 pub use governor::FrameRateGovernor;
 pub use mode::{Pacing, PacingError};
 pub use render_cap::RenderCap;
+pub(crate) use shown::Shown;
+pub use shown::{FRAMES_IN_FLIGHT, ShownDisplay};
 pub(crate) use snap::{Snap, Snapper};

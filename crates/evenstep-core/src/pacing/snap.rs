@@ -242,12 +242,9 @@ enum Stance {
     StoodDown,
 }
 
-/// What snapping remembers between frames: the display model, the lattice
-/// found for the period it last reported, and the refreshes it counted that
-/// the bank has not been given yet.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct Snapper {
-    pub(crate) display: DisplayModel,
+/// The lattice found for a period, kept while the period stays near it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct LatticeCache {
     /// The period band, in nanoseconds, the lattice below was found for. A
     /// found lattice holds while the period stays within 0.5% of where it
     /// was found (well inside the 1% that admits it), so a period wandering
@@ -256,6 +253,60 @@ pub(crate) struct Snapper {
     /// for. `(1, 0)`, an empty band: nothing found yet.
     band: (u64, u64),
     lattice: Option<Lattice>,
+}
+
+impl LatticeCache {
+    /// Nothing found yet.
+    const EMPTY: LatticeCache = LatticeCache {
+        band: (1, 0),
+        lattice: None,
+    };
+
+    /// The lattice for `period`, found again only when the period leaves
+    /// the band the last one was found for.
+    #[inline]
+    fn lattice_for(&mut self, period: Nanos, timestep: Timestep) -> Option<Lattice> {
+        let p = period.as_nanos();
+        let (lo, hi) = self.band;
+        if lo <= p && p <= hi {
+            return self.lattice;
+        }
+        self.find_lattice(period, timestep)
+    }
+
+    /// The lattice for a period outside the band: found again.
+    #[cold]
+    fn find_lattice(&mut self, period: Nanos, timestep: Timestep) -> Option<Lattice> {
+        let p = period.as_nanos();
+        self.lattice = Lattice::find(period, timestep);
+        let slack = if self.lattice.is_some() { p / 200 } else { 0 };
+        self.band = (p - slack, p + slack);
+        self.lattice
+    }
+}
+
+/// What one refresh of `period_fixed` (in 2⁻¹⁶ ns) is worth in accumulator
+/// units: exactly its share of the step on a `lattice`, else the period to
+/// its 2⁻¹⁶ ns, so that k of them do not drift from the wall.
+fn refresh_units(lattice: Option<Lattice>, period_fixed: u64, timestep: Timestep) -> i128 {
+    if let Some(lattice) = lattice {
+        return i128::from(lattice.per_refresh.get());
+    }
+    let per_refresh =
+        (u128::from(period_fixed) * u128::from(timestep.units_per_nanosecond())) >> 16;
+    i128::try_from(per_refresh).unwrap_or(i128::MAX)
+}
+
+/// What snapping remembers between frames: the display model, the lattice
+/// found for the period it last reported, and the refreshes it counted that
+/// the bank has not been given yet.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Snapper {
+    pub(crate) display: DisplayModel,
+    /// The lattice for the display model's period.
+    found: LatticeCache,
+    /// The lattice for the period display feedback measured.
+    shown: LatticeCache,
     /// Frames in a row the period has had a lattice.
     held: u32,
     /// Refreshes counted and not yet banked (at most [`SLACK`] between
@@ -282,8 +333,8 @@ impl Snapper {
     pub(crate) const fn new() -> Snapper {
         Snapper {
             display: DisplayModel::new(),
-            band: (1, 0),
-            lattice: None,
+            found: LatticeCache::EMPTY,
+            shown: LatticeCache::EMPTY,
             held: 0,
             owed: 0,
             owed_unit: 0,
@@ -432,6 +483,33 @@ impl Snapper {
         self.steady = None;
     }
 
+    /// Snaps the frame at `now` to the `refreshes` display feedback
+    /// predicts from the previous frame's showing to its own, on the
+    /// period feedback measured (`period_fixed`, in 2⁻¹⁶ ns), counted on
+    /// the lattice of that period and the step when there is one. The
+    /// display model still observes the frame, so that it has kept up if
+    /// feedback stops; snapping from the stamps then starts afresh (what it
+    /// owed is forgiven and its first frame is learned, not snapped), and
+    /// locked pacing puts the bank back at the plain phase if it does not
+    /// snap.
+    pub(crate) fn snap_shown(
+        &mut self,
+        now: Timestamp,
+        refreshes: u64,
+        period_fixed: u64,
+        timestep: Timestep,
+    ) -> Option<Snap> {
+        let _ = self.display.observe(now);
+        self.mark_gap();
+        self.stance = Stance::StoodDown;
+        let lattice = self
+            .shown
+            .lattice_for(Nanos::from_nanos(period_fixed >> 16), timestep);
+        let units =
+            i128::from(refreshes).checked_mul(refresh_units(lattice, period_fixed, timestep))?;
+        Snap::of(units, lattice)
+    }
+
     #[inline]
     fn snap_refreshes(
         &mut self,
@@ -441,7 +519,7 @@ impl Snapper {
     ) -> Option<Snap> {
         let period_fixed = self.display.period_fixed()?;
         let period = Nanos::from_nanos(period_fixed >> 16);
-        let lattice = self.lattice_for(period, timestep);
+        let lattice = self.found.lattice_for(period, timestep);
         self.held = if lattice.is_some() {
             self.held.saturating_add(1)
         } else {
@@ -475,14 +553,7 @@ impl Snapper {
             owed.saturating_sub(slack).max(1)
         };
         self.owed = owed - banked;
-        self.owed_unit = if let Some(lattice) = lattice {
-            i128::from(lattice.per_refresh.get())
-        } else {
-            // The period to its 2⁻¹⁶ ns: k of them do not drift from the wall.
-            let per_refresh =
-                (u128::from(period_fixed) * u128::from(timestep.units_per_nanosecond())) >> 16;
-            i128::try_from(per_refresh).unwrap_or(i128::MAX)
-        };
+        self.owed_unit = refresh_units(lattice, period_fixed, timestep);
         let units = i128::from(banked) * self.owed_unit;
         let snap = Snap::of(units, lattice)?;
         self.steady = self.steady_after(snap, lattice, period, pacing, timestep);
@@ -548,12 +619,12 @@ impl Snapper {
             return None;
         }
         let (band, most) = if let Some(tolerance) = pacing.snap_tolerance() {
-            (self.band, Nanos::from_duration(tolerance).as_nanos())
+            (self.found.band, Nanos::from_duration(tolerance).as_nanos())
         } else if self.settled(period, Some(lattice), timestep)? {
-            let band = intersect(self.band, lattice.close_band(timestep));
+            let band = intersect(self.found.band, lattice.close_band(timestep));
             (band, band.0 / LOCKED_SPREAD_DIVISOR)
         } else if self.first_or_held()? {
-            (self.band, self.band.0 / CLEAN_SPREAD_DIVISOR)
+            (self.found.band, self.found.band.0 / CLEAN_SPREAD_DIVISOR)
         } else {
             return None;
         };
@@ -564,27 +635,5 @@ impl Snapper {
             width: longest.checked_sub(least)?,
             most,
         })
-    }
-
-    /// The lattice for `period`, found again only when the period leaves
-    /// the band the last one was found for.
-    #[inline]
-    fn lattice_for(&mut self, period: Nanos, timestep: Timestep) -> Option<Lattice> {
-        let p = period.as_nanos();
-        let (lo, hi) = self.band;
-        if lo <= p && p <= hi {
-            return self.lattice;
-        }
-        self.find_lattice(period, timestep)
-    }
-
-    /// The lattice for a period outside the band: found again.
-    #[cold]
-    fn find_lattice(&mut self, period: Nanos, timestep: Timestep) -> Option<Lattice> {
-        let p = period.as_nanos();
-        self.lattice = Lattice::find(period, timestep);
-        let slack = if self.lattice.is_some() { p / 200 } else { 0 };
-        self.band = (p - slack, p + slack);
-        self.lattice
     }
 }
