@@ -171,7 +171,13 @@ impl Queued {
     /// and faster in them (the queue fills, and Present blocks once it is
     /// full).
     #[must_use = "builder methods return the changed description"]
-    pub fn bursts(mut self, per_mille: u64, min_frames: u64, max_frames: u64, faster_us: u64) -> Queued {
+    pub fn bursts(
+        mut self,
+        per_mille: u64,
+        min_frames: u64,
+        max_frames: u64,
+        faster_us: u64,
+    ) -> Queued {
         self.burst_per_mille = per_mille;
         self.burst_frames = (min_frames, max_frames.max(min_frames));
         self.burst_faster_us = faster_us;
