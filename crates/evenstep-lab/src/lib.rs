@@ -57,6 +57,7 @@ mod sweep;
 mod synthetic;
 mod table;
 mod trace;
+mod trace_stats;
 
 pub use capture::{Capture, CaptureError, JudgeError, MAX_PIPED_BYTES, judge_file, read_piped};
 pub use config::{Config, MAX_FEEDBACK_DELAY, Settings, SettingsError, WARM_UP_FRAMES};
@@ -80,3 +81,4 @@ pub use survey::{MAX_PROCESSES, Survey};
 pub use sweep::{PhaseCounts, Sweep, SweepReport, judge_trace};
 pub use synthetic::{Jitter, MAX_FRAMES, MAX_HIDDEN, MAX_STALL_MILLIS, Synthetic, SyntheticError};
 pub use trace::{Refresh, Trace};
+pub use trace_stats::TraceStats;

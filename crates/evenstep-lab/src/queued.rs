@@ -30,6 +30,18 @@ const START_NANOS: u64 = 1_000_000_000;
 /// `depth` frames wait for the screen; the depth is drawn again from
 /// `depths` with probability `depth_change_per_mille`/1000 a frame.
 ///
+/// A game whose own frame time sits a little over the refresh period
+/// (`render_us` near a period) is held back by the queue only in its
+/// [bursts] of faster frames, which fill the queue; between them it runs a
+/// little slower than the display, the queue drains, and once it is empty a
+/// frame misses its refresh and the one before stays on screen two. A deep
+/// queue (`depth` up to 8) behind a long GPU stage then shows a latency
+/// that wanders over several refreshes. Display times may carry a little
+/// jitter of their own ([`display_jitter`]), as a capture tool's do.
+///
+/// [bursts]: Queued::bursts
+/// [`display_jitter`]: Queued::display_jitter
+///
 /// # Examples
 ///
 /// ```
@@ -55,6 +67,14 @@ pub struct Queued {
     gpu_us: u64,
     depths: Vec<u64>,
     depth_change_per_mille: u64,
+    /// Bursts of faster frames: the chance a frame starts one, in 1/1000
+    /// (0: none), how many frames one lasts (a range), and how much less
+    /// render work, in µs, each of its frames takes.
+    burst_per_mille: u64,
+    burst_frames: (u64, u64),
+    burst_faster_us: u64,
+    /// The bound, in µs, of the uniform jitter on display times (0: none).
+    display_jitter_us: u64,
 }
 
 impl Queued {
@@ -75,6 +95,10 @@ impl Queued {
             gpu_us: 2_000,
             depths: vec![2],
             depth_change_per_mille: 0,
+            burst_per_mille: 0,
+            burst_frames: (0, 0),
+            burst_faster_us: 0,
+            display_jitter_us: 0,
         }
     }
 
@@ -131,6 +155,43 @@ impl Queued {
         self
     }
 
+    /// Time on the GPU: a frame is ready `gpu_us` after its Present (a
+    /// long one stands for a driver's own render-ahead).
+    #[must_use = "builder methods return the changed description"]
+    pub fn gpu(mut self, gpu_us: u64) -> Queued {
+        self.gpu_us = gpu_us;
+        self
+    }
+
+    /// Bursts of faster frames: with probability `per_mille`/1000 a frame
+    /// starts a burst of `min_frames` to `max_frames` frames, each taking
+    /// `faster_us` less render work. With render work a little over the
+    /// refresh period, the game runs slower than the display between bursts
+    /// (the queue drains, and frames miss their refreshes once it is empty)
+    /// and faster in them (the queue fills, and Present blocks once it is
+    /// full).
+    #[must_use = "builder methods return the changed description"]
+    pub fn bursts(
+        mut self,
+        per_mille: u64,
+        min_frames: u64,
+        max_frames: u64,
+        faster_us: u64,
+    ) -> Queued {
+        self.burst_per_mille = per_mille;
+        self.burst_frames = (min_frames, max_frames.max(min_frames));
+        self.burst_faster_us = faster_us;
+        self
+    }
+
+    /// Display times jittered uniformly by up to ±`jitter_us`, as a capture
+    /// tool's timestamps are; each stays after the one before.
+    #[must_use = "builder methods return the changed description"]
+    pub fn display_jitter(mut self, jitter_us: u64) -> Queued {
+        self.display_jitter_us = jitter_us;
+        self
+    }
+
     /// The capture's name, such as `59.95 Hz vsync, queue 1–3`.
     pub fn name(&self) -> String {
         let mut name = format!("{} vsync", self.rate);
@@ -142,6 +203,14 @@ impl Queued {
             let _ = write!(name, ", queue {low}");
         } else {
             let _ = write!(name, ", queue {low}–{high}");
+        }
+        if self.burst_per_mille > 0 {
+            let _ = write!(
+                name,
+                ", pace {} ms, {}‰ bursts",
+                format_thousandths(self.render_us),
+                self.burst_per_mille
+            );
         }
         if self.noise_us >= 2_000 {
             // Tenths of a millisecond, formatted as tenths of a per cent.
@@ -174,6 +243,8 @@ impl Queued {
         let mut depth = self.depths[0];
         let mut start = START_NANOS;
         let mut last_refresh: Option<u64> = None;
+        let mut burst_left = 0_u64;
+        let mut last_shown = 0_u64;
         for i in 0..self.frames {
             if self.depth_change_per_mille > 0 && rng.below(1_000) < self.depth_change_per_mille {
                 depth = self.depths[rng.below(self.depths.len() as u64) as usize];
@@ -183,7 +254,7 @@ impl Queued {
                 .sum::<i64>()
                 / 4;
             let mut work = (self.render_us * 1_000)
-                .saturating_add_signed(noise)
+                .saturating_add_signed(noise - self.burst(&mut rng, &mut burst_left))
                 .max(500_000);
             let roll = rng.below(1_000);
             if roll < self.stall_per_mille {
@@ -202,7 +273,7 @@ impl Queued {
             last_refresh = Some(k);
             let shown = refresh(k);
             stamps.push(present);
-            display.push(Some(shown));
+            display.push(Some(self.jittered(&mut rng, shown, &mut last_shown)));
             shown_at.push(shown);
             // Present returns once fewer than `depth` frames wait: when the
             // frame `depth - 1` before this one has reached the screen.
@@ -210,6 +281,46 @@ impl Queued {
             start = blocker.map_or(present, |j| present.max(shown_at[j]));
         }
         Trace::new(self.name(), stamps, Refresh::Fixed(rate)).with_display(display)
+    }
+}
+
+impl Queued {
+    /// How much faster, in ns, this frame's render work is: a burst's
+    /// `burst_faster_us`, or 0 (drawing nothing without bursts).
+    fn burst(&self, rng: &mut SplitMix64, left: &mut u64) -> i64 {
+        if self.burst_per_mille == 0 {
+            return 0;
+        }
+        if *left == 0 && rng.below(1_000) < self.burst_per_mille {
+            *left = between(rng, self.burst_frames);
+        }
+        if *left == 0 {
+            return 0;
+        }
+        *left -= 1;
+        i64::try_from(self.burst_faster_us * 1_000).unwrap_or(i64::MAX)
+    }
+
+    /// The display time of a frame shown at `shown`, jittered (drawing
+    /// nothing without jitter), and after the one before.
+    fn jittered(&self, rng: &mut SplitMix64, shown: u64, last: &mut u64) -> u64 {
+        if self.display_jitter_us == 0 {
+            return shown;
+        }
+        let at = shown
+            .saturating_add_signed(rng.symmetric(self.display_jitter_us * 1_000))
+            .max(*last + 1);
+        *last = at;
+        at
+    }
+}
+
+fn format_thousandths(us: u64) -> String {
+    let (whole, rest) = (us / 1_000, us % 1_000);
+    if rest == 0 {
+        whole.to_string()
+    } else {
+        format!("{whole}.{}", format!("{rest:03}").trim_end_matches('0'))
     }
 }
 

@@ -1,8 +1,9 @@
 //! The default suite: the display profiles the lab runs when it is given no
 //! trace, each 10,000 frames on a fixed seed, so its table is the same on
 //! every machine. Eleven are displays whose stamps jitter around their
-//! refreshes; five are games behind a vsync queue, whose present times swing
-//! by milliseconds while the screen shows a frame a refresh.
+//! refreshes; ten are games behind a vsync queue, whose present times swing
+//! by milliseconds while the screen shows a frame a refresh (four of them
+//! behind a deep queue whose depth wanders, now and then a refresh short).
 
 use core::time::Duration;
 
@@ -63,6 +64,10 @@ impl Profile {
 /// | 15 | 120 Hz vsync, queue 2 deep, 3 ms ±0.8 ms of render work, 4% of frames 1–4 ms slower, 0.5% 5–20 ms |
 /// | 16 | 60 Hz vsync, queue 2 to 3 deep, 8% of frames 2–10 ms slower |
 /// | 17 | 60 Hz vsync, queue 2 deep, a noisy renderer: 4 ms of render work ±5 ms (sd 1.4 ms), 4% of frames 2–8 ms slower, 0.5% 10–35 ms |
+/// | 18 | 59.95 Hz vsync, a deep queue: up to 7 frames behind 33 ms on the GPU; 16.84 ms of render work ±2 ms, a little slower than the display, with bursts of 100–300 frames 0.4 ms faster (2‰ of frames start one); 2% of frames 3–7 ms slower, 0.3% 8–21 ms; display times ±80 µs |
+/// | 19 | as 18, 16.82 ms ±1.8 ms, bursts of 200–400 frames (1‰), 1.5% of frames 3–7 ms slower |
+/// | 20 | as 19, ±2 ms, 0.8% of frames 8–21 ms slower (hitches the queue absorbs) |
+/// | 21 | as 18, 16.82 ms, shorter bursts that change the queue's depth faster: 60–150 frames 0.6 ms faster (3‰), 1.5% slow |
 ///
 /// Jittery displays have uniform jitter; profile `k` has seed `k`.
 ///
@@ -70,7 +75,7 @@ impl Profile {
 ///
 /// ```
 /// let suite = evenstep_lab::default_suite();
-/// assert_eq!(suite.len(), 17);
+/// assert_eq!(suite.len(), 21);
 /// assert_eq!(suite[1].name(), "60 Hz ±1.5 ms");
 /// assert_eq!(suite[11].name(), "59.95 Hz vsync, queue 2, 4% slow, 0.5% hitches");
 /// ```
@@ -83,6 +88,19 @@ pub fn default_suite() -> Vec<Profile> {
             .frames(SUITE_FRAMES)
             .unwrap_or_else(|_| unreachable!("{SUITE_FRAMES} frames is within MAX_FRAMES"))
             .jitter_us(jitter_us, Jitter::Uniform)
+    };
+    // A game a little slower than the display behind a queue up to seven
+    // deep and a long GPU stage: bursts of faster frames fill the queue,
+    // the rest drain it.
+    let deep = |render_us: u64, noise_us: u64, (per_mille, min, max): (u64, u64, u64)| {
+        Queued::new(slow_60)
+            .render(render_us, noise_us)
+            .bursts(per_mille, min, max, 400)
+            .slow(15, 3_000, 7_000)
+            .stalls(3, 8_000, 21_000)
+            .gpu(33_000)
+            .queue(&[7], 0)
+            .display_jitter(80)
     };
     let displays = vec![
         profile(hz(60), 750),
@@ -111,6 +129,10 @@ pub fn default_suite() -> Vec<Profile> {
             .slow(80, 2_000, 10_000)
             .queue(&[2, 3], 1),
         Queued::new(hz(60)).render(4_000, 5_000),
+        deep(16_840, 2_000, (2, 100, 300)).slow(20, 3_000, 7_000),
+        deep(16_820, 1_800, (1, 200, 400)),
+        deep(16_820, 2_000, (1, 200, 400)).stalls(8, 8_000, 21_000),
+        deep(16_820, 2_000, (3, 60, 150)).bursts(3, 60, 150, 600),
     ];
     let displays = displays.into_iter().map(Profile::Display);
     let queued = queued.into_iter().map(|spec| {

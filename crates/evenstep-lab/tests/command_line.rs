@@ -113,8 +113,8 @@ fn the_help_lists_every_profile_of_the_default_suite() {
         .collect::<Vec<_>>()
         .join(" ");
     let suite = default_suite();
-    assert_eq!(suite.len(), 17);
-    assert!(help.contains("Default suite (17 profiles"), "{help}");
+    assert_eq!(suite.len(), 21);
+    assert!(help.contains("Default suite (21 profiles"), "{help}");
     for (number, profile) in (1..).zip(&suite) {
         let entry = format!("{number}. {}", profile.name())
             .split_whitespace()

@@ -29,7 +29,7 @@ fn profile<'a>(report: &'a Report, name: &str) -> &'a TraceReport {
 }
 
 #[test]
-fn the_suite_is_seventeen_profiles_of_ten_thousand_frames_in_a_fixed_order() {
+fn the_suite_is_twenty_one_profiles_of_ten_thousand_frames_in_a_fixed_order() {
     let names: Vec<String> = default_suite().iter().map(Profile::name).collect();
     assert_eq!(
         names,
@@ -51,6 +51,10 @@ fn the_suite_is_seventeen_profiles_of_ten_thousand_frames_in_a_fixed_order() {
             "120 Hz vsync, queue 2, 4% slow, 0.5% hitches",
             "60 Hz vsync, queue 2–3, 8% slow, 0.5% hitches",
             "60 Hz vsync, queue 2, render ±5 ms, 4% slow, 0.5% hitches",
+            "59.95 Hz vsync, queue 7, pace 16.84 ms, 2‰ bursts, render ±2 ms, 2% slow, 0.3% hitches",
+            "59.95 Hz vsync, queue 7, pace 16.82 ms, 1‰ bursts, 1.5% slow, 0.3% hitches",
+            "59.95 Hz vsync, queue 7, pace 16.82 ms, 1‰ bursts, render ±2 ms, 1.5% slow, 0.8% hitches",
+            "59.95 Hz vsync, queue 7, pace 16.82 ms, 3‰ bursts, render ±2 ms, 1.5% slow, 0.3% hitches",
         ]
     );
     assert!(suite().traces.iter().all(|trace| trace.frames == 10_000));
@@ -180,7 +184,7 @@ fn the_default_is_never_worse_than_pacing_off_at_any_start_phase_but_one() {
             trace.name
         );
     }
-    assert_eq!(judged, 16);
+    assert_eq!(judged, 20);
     assert_eq!(
         worse,
         [("60 Hz vsync, queue 1, 4% slow, 0.5% hitches", 3, 21, 3)]
@@ -188,8 +192,11 @@ fn the_default_is_never_worse_than_pacing_off_at_any_start_phase_but_one() {
 }
 
 #[test]
-fn behind_a_vsync_queue_snapped_and_locked_run_fewer_wrong_frames_than_both_baselines() {
-    for trace in suite().traces.iter().filter(|t| t.name.contains("vsync")) {
+fn behind_a_shallow_vsync_queue_snapped_and_locked_run_fewer_wrong_frames_than_both_baselines() {
+    // The deep queues (a game a little slower than the display, "pace") are
+    // tests/deep_queue.rs's: there Godot's jitter fix leads.
+    let shallow = |name: &str| name.contains("vsync") && !name.contains("pace");
+    for trace in suite().traces.iter().filter(|t| shallow(&t.name)) {
         let sweep = trace.judged.as_ref().unwrap();
         let better = [Config::NaiveF64, Config::Godot]
             .iter()

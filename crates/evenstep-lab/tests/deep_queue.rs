@@ -1,0 +1,155 @@
+//! The deep-queue profiles of the default suite (18 to 21): their timing
+//! statistics match a full-screen vsync capture with a deep present queue,
+//! they reproduce its ranking (Godot's jitter fix, then snapped, then
+//! locked, then the plain accumulator), and their verdicts are pinned.
+
+use evenstep_lab::{Config, Settings, SweepReport, TraceStats, default_suite, judge_trace};
+
+/// Suite numbers of the deep-queue profiles.
+const DEEP: [usize; 4] = [18, 19, 20, 21];
+
+fn profile_stats(number: usize) -> TraceStats {
+    TraceStats::of(&default_suite()[number - 1].generate()).expect("a vsync profile is shown")
+}
+
+fn verdict(number: usize) -> SweepReport {
+    judge_trace(
+        &default_suite()[number - 1].generate(),
+        Settings::default(),
+        None,
+        8,
+    )
+    .expect("a 59.95 Hz display")
+}
+
+/// Total wrong frames over the eight start phases, in `Config::ALL` order.
+fn totals(report: &SweepReport) -> [u64; 6] {
+    Config::ALL.map(|config| report.counts(config).total())
+}
+
+#[test]
+fn the_deep_queue_profiles_keep_the_timing_statistics_they_were_built_to() {
+    let stats: Vec<TraceStats> = DEEP.iter().map(|&n| profile_stats(n)).collect();
+    let pinned = [
+        (
+            16_732_053,
+            22_403_981,
+            36_812_751,
+            16_681_435,
+            33_261_873,
+            32_972_010,
+            101_327_141,
+            10,
+        ),
+        (
+            16_745_099,
+            21_923_520,
+            38_417_450,
+            16_680_750,
+            33_222_027,
+            32_930_389,
+            101_575_551,
+            10,
+        ),
+        (
+            16_763_281,
+            22_959_980,
+            38_188_654,
+            16_681_753,
+            33_339_608,
+            32_940_526,
+            101_450_692,
+            14,
+        ),
+        (
+            16_731_449,
+            22_116_412,
+            39_177_063,
+            16_681_246,
+            16_836_878,
+            32_945_903,
+            101_918_270,
+            9,
+        ),
+    ];
+    for ((number, stats), pinned) in DEEP.iter().zip(&stats).zip(pinned) {
+        let got = (
+            stats.present_gap_median,
+            stats.present_gap_p99,
+            stats.present_gap_max,
+            stats.display_gap_median,
+            stats.display_gap_p99,
+            stats.latency_min,
+            stats.latency_max,
+            stats.long_display_gaps_per_mille,
+        );
+        assert_eq!(got, pinned, "profile {number}: {stats}");
+    }
+}
+
+#[test]
+fn the_deep_queue_profiles_sit_near_the_capture_they_model() {
+    // The capture: present gaps median 16.82 ms, p99 21.7, max 38; display
+    // gaps median 16.68, p99 16.83; latency 33 to 107 ms; about 1% of
+    // display gaps of two refreshes or more.
+    for number in DEEP {
+        let stats = profile_stats(number);
+        let ms = |nanos: u64| nanos as f64 / 1e6;
+        assert!(
+            (16.70..16.90).contains(&ms(stats.present_gap_median)),
+            "{number}: {stats}"
+        );
+        assert!(
+            (21.0..23.5).contains(&ms(stats.present_gap_p99)),
+            "{number}: {stats}"
+        );
+        assert!(
+            (35.0..40.0).contains(&ms(stats.present_gap_max)),
+            "{number}: {stats}"
+        );
+        assert!(
+            (16.67..16.69).contains(&ms(stats.display_gap_median)),
+            "{number}: {stats}"
+        );
+        assert!(
+            (32.0..35.0).contains(&ms(stats.latency_min)),
+            "{number}: {stats}"
+        );
+        assert!(
+            (100.0..110.0).contains(&ms(stats.latency_max)),
+            "{number}: {stats}"
+        );
+        assert!(
+            (8..=15).contains(&stats.long_display_gaps_per_mille),
+            "{number}: {stats}"
+        );
+    }
+}
+
+#[test]
+fn behind_a_deep_queue_godot_leads_then_snapped_then_locked_then_the_plain_accumulator() {
+    for number in DEEP {
+        let report = verdict(number);
+        let [naive, godot, _, _, snapped, locked] = totals(&report);
+        assert!(
+            godot < snapped && snapped < locked && locked < naive,
+            "profile {number}: {:?}",
+            totals(&report)
+        );
+    }
+}
+
+#[test]
+fn the_deep_queue_verdicts_are_pinned() {
+    // Total wrong frames over eight start phases (the mean is an eighth):
+    // naive f64, godot jitter fix, off, centred, snapped, locked.
+    let pinned = [
+        [6_140, 3_729, 6_140, 6_140, 3_882, 5_679],
+        [5_518, 3_282, 5_518, 5_518, 3_400, 4_960],
+        [6_224, 3_965, 6_224, 6_224, 4_074, 5_765],
+        [5_925, 3_613, 5_925, 5_925, 3_801, 5_469],
+    ];
+    for (number, pinned) in DEEP.iter().zip(pinned) {
+        assert_eq!(totals(&verdict(*number)), pinned, "profile {number}");
+    }
+}
