@@ -14,6 +14,7 @@ mod controls;
 
 use crate::frame_id::{FeedbackError, FrameId};
 use crate::pacing::{Shown, ShownDisplay, Snap, Snapper};
+use crate::plan::Snapped;
 use crate::sim_epoch::SimEpoch;
 use crate::{FramePlan, Nanos, Pacing, RenderCap, Speed, StepBudget, Timestamp, Timestep};
 
@@ -206,6 +207,11 @@ impl FrameLoop {
         self.shown.report(frame, at)
     }
 
+    /// The number the next plan will take (see [`FramePlan::frame`]).
+    pub const fn next_frame(&self) -> FrameId {
+        self.shown.next_frame()
+    }
+
     /// What display feedback has taught of the display: its period, where
     /// its refreshes fall, the pipeline's latency, and whether frames are
     /// planned from it. `None` until two reports have given a period.
@@ -331,7 +337,7 @@ impl FrameLoop {
             remainder: bank,
             clamped,
             phase_shift,
-            snapped: snap.is_some(),
+            snapped: Snapped::of(snap),
             render: true,
             frame: FrameId::FIRST,
         })
@@ -439,7 +445,7 @@ impl FrameLoop {
             remainder: bank,
             clamped,
             phase_shift,
-            snapped: deposit.snap.is_some(),
+            snapped: Snapped::of(deposit.snap),
             render: true,
             frame: FrameId::FIRST,
         }

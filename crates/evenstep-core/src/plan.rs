@@ -55,9 +55,32 @@ pub struct FramePlan {
     pub(crate) remainder: u64,
     pub(crate) clamped: bool,
     pub(crate) phase_shift: i128,
-    pub(crate) snapped: bool,
+    pub(crate) snapped: Snapped,
     pub(crate) render: bool,
     pub(crate) frame: FrameId,
+}
+
+/// Whether, and to what, a frame's delta was snapped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Snapped {
+    /// Not snapped: the delta as measured.
+    No,
+    /// To the refreshes the display model counted from the stamps (or a
+    /// move of the bank back to the plain phase).
+    ToStamps,
+    /// To the refreshes display feedback predicted.
+    ToShowing,
+}
+
+impl Snapped {
+    /// How `snap` snapped the frame.
+    pub(crate) const fn of(snap: Option<crate::pacing::Snap>) -> Snapped {
+        match snap {
+            None => Snapped::No,
+            Some(snap) if snap.predicted => Snapped::ToShowing,
+            Some(_) => Snapped::ToStamps,
+        }
+    }
 }
 
 impl FramePlan {
@@ -221,7 +244,15 @@ impl FramePlan {
 
     /// Whether the delta was snapped to a whole number of refresh periods.
     pub const fn snapped(&self) -> bool {
-        self.snapped
+        !matches!(self.snapped, Snapped::No)
+    }
+
+    /// Whether display feedback planned this frame: its steps are the
+    /// refreshes from the previous frame's predicted showing to its own
+    /// (see [`FrameLoop::frame_shown`](crate::FrameLoop::frame_shown)).
+    /// Such a frame is [`snapped`](FramePlan::snapped) too.
+    pub const fn predicted(&self) -> bool {
+        matches!(self.snapped, Snapped::ToShowing)
     }
 
     /// Whether to draw this frame: false when the render cap skips it. The

@@ -36,6 +36,7 @@ proptest! {
                 Op::CatchUp(span) => frames.catch_up(evenstep_core::Nanos::from_nanos(span)),
                 Op::Pacing(p) => { frames.set_pacing(p); continue }
                 Op::Cap(cap) => { frames.set_render_cap(cap); continue }
+                Op::Shown { back, offset } => { common::report_shown(&mut frames, back, offset, now); continue }
             };
             submitted += plan.scaled_units();
             shifted += plan.phase_shift_units();
@@ -113,6 +114,7 @@ proptest! {
                 Op::CatchUp(span) => frames.catch_up(evenstep_core::Nanos::from_nanos(span)),
                 Op::Pacing(p) => { frames.set_pacing(p); continue }
                 Op::Cap(cap) => { frames.set_render_cap(cap); continue }
+                Op::Shown { back, offset } => { common::report_shown(&mut frames, back, offset, now); continue }
             };
             let before = plan.first_tick();
             prop_assert_eq!(frames.tick(), before + plan.steps_run());

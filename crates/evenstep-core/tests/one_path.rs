@@ -101,6 +101,11 @@ proptest! {
                     continue
                 }
                 Op::Cap(_) => continue,
+                Op::Shown { back, offset } => {
+                    common::report_shown(&mut plain, back, offset, now);
+                    common::report_shown(&mut capped, back, offset, now);
+                    continue
+                }
             };
             prop_assert_eq!(steps_and_bank(&a), steps_and_bank(&b), "op {}", i);
             prop_assert_eq!(a.render(), !hidden && !matches!(op_kind, Kind::CatchUp));

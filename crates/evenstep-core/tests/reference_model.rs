@@ -177,6 +177,8 @@ proptest! {
                 }
                 // A cap changes only `render`: the plans must not change.
                 Op::Cap(cap) => { frames.set_render_cap(cap); continue }
+                // Feedback reaches only snapped and locked pacing: the plans must not change.
+                Op::Shown { back, offset } => { common::report_shown(&mut frames, back, offset, now); continue }
             };
             prop_assert_eq!(observed(&plan), expect);
         }

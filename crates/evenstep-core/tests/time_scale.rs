@@ -238,8 +238,9 @@ fn control() -> impl Strategy<Value = Control> {
 
 /// Frame deltas of a display: steady, jittered, or display-like (stamps
 /// jittered around a lattice, with a missed refresh or two frames on one
-/// now and then).
-fn deltas(period: u64, kind: u8, jitter: u64, frames: usize, seed: u64) -> Vec<u64> {
+/// now and then), each with the refresh after the frame's lattice point,
+/// in ns from the first frame's anchor: when the frame is shown.
+fn display_frames(period: u64, kind: u8, jitter: u64, frames: usize, seed: u64) -> Vec<(u64, u64)> {
     let mut rng = SplitMix(seed);
     let period = i64::try_from(period).unwrap();
     let (mut lattice, mut previous) = (0_i64, 0_i64);
@@ -258,17 +259,18 @@ fn deltas(period: u64, kind: u8, jitter: u64, frames: usize, seed: u64) -> Vec<u
             };
             let delta = u64::try_from(stamp - previous).unwrap_or(0);
             previous = previous.max(stamp);
-            delta
+            (delta, u64::try_from(lattice + period).unwrap())
         })
         .collect()
 }
 
 /// Plans `deltas` with `controls` applied before the frames they name,
-/// and checks the law; `Err` says what failed.
+/// and checks the law; `Err` says what failed. A frame given when it was
+/// shown is reported so two frames after it was planned.
 fn run_law(
     timestep: Timestep,
     pacing: Pacing,
-    deltas: &[u64],
+    deltas: &[(u64, Option<u64>)],
     controls: &[(usize, Control)],
     rate_error: f64,
 ) -> Result<(), String> {
@@ -277,7 +279,8 @@ fn run_law(
     let (mut now, mut entries, mut moves) = (start, Vec::new(), 0_u64);
     let first_tick = frames.tick();
     let mut snapping = false;
-    for (k, &delta) in deltas.iter().enumerate() {
+    let mut in_flight = std::collections::VecDeque::new();
+    for (k, &(delta, shown)) in deltas.iter().enumerate() {
         for &(_, control) in controls.iter().filter(|(at, _)| *at == k) {
             match control {
                 Control::Speed(speed) => {
@@ -289,6 +292,13 @@ fn run_law(
         }
         now += Nanos::from_nanos(delta);
         let plan = frames.begin_frame(now);
+        if let Some(shown) = shown {
+            in_flight.push_back((plan.frame(), start + Nanos::from_nanos(shown)));
+            if in_flight.len() > 2 {
+                let (frame, at) = in_flight.pop_front().unwrap();
+                let _refused = frames.frame_shown(frame, at);
+            }
+        }
         // Snapping starting or standing down moves the bank once.
         moves += u64::from(plan.snapped() != snapping);
         snapping = plan.snapped();
@@ -316,11 +326,15 @@ proptest! {
         frames in 200_usize..1_200,
         seed in any::<u64>(),
         controls in prop::collection::vec((0_usize..1_200, control()), 0..6),
+        feedback in any::<bool>(),
     ) {
         let (period, rate_error) = DISPLAYS[display];
-        let deltas = deltas(period, kind, jitter, frames, seed);
-        let result = run_law(timestep, MODES[mode].1(), &deltas, &controls, rate_error);
-        prop_assert!(result.is_ok(), "{}: {}", MODES[mode].0, result.unwrap_err());
+        let frames: Vec<(u64, Option<u64>)> = display_frames(period, kind, jitter, frames, seed)
+            .into_iter()
+            .map(|(delta, shown)| (delta, feedback.then_some(shown)))
+            .collect();
+        let result = run_law(timestep, MODES[mode].1(), &frames, &controls, rate_error);
+        prop_assert!(result.is_ok(), "{} (feedback {feedback}): {}", MODES[mode].0, result.unwrap_err());
     }
 }
 

@@ -193,6 +193,7 @@ proptest! {
                 Op::CatchUp(span) => frames.catch_up(Nanos::from_nanos(span)),
                 Op::Pacing(p) => { frames.set_pacing(p); continue }
                 Op::Cap(cap) => { frames.set_render_cap(cap); continue }
+                Op::Shown { back, offset } => { common::report_shown(&mut frames, back, offset, now); continue }
             };
             books.submitted += plan.scaled_units();
             books.shifted += plan.phase_shift_units();

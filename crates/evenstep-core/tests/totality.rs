@@ -59,6 +59,7 @@ proptest! {
                 Op::CatchUp(span) => frames.catch_up(evenstep_core::Nanos::from_nanos(span)),
                 Op::Pacing(p) => { frames.set_pacing(p); continue }
                 Op::Cap(cap) => { frames.set_render_cap(cap); continue }
+                Op::Shown { back, offset } => { common::report_shown(&mut frames, back, offset, now); continue }
             };
             prop_assert!((0.0..1.0).contains(&plan.alpha().as_f64()));
             prop_assert!(plan.steps_run() >= plan.steps_queued());

@@ -282,6 +282,11 @@ impl Shown {
         frame
     }
 
+    /// The number the next plan takes.
+    pub(crate) const fn next_frame(&self) -> FrameId {
+        self.next
+    }
+
     /// Breaks the count of refreshes: the next frame predicted sets where
     /// it starts again (a resync: the time before it is not the game's).
     pub(crate) fn mark_gap(&mut self) {

@@ -142,6 +142,8 @@ pub(crate) struct Snap {
     pub(crate) units: i64,
     /// The lattice the refreshes were counted on, if there is one.
     lattice: Option<Lattice>,
+    /// Whether display feedback predicted the refreshes.
+    pub(crate) predicted: bool,
 }
 
 impl Snap {
@@ -150,6 +152,7 @@ impl Snap {
         Some(Snap {
             units: i64::try_from(units).ok()?,
             lattice,
+            predicted: false,
         })
     }
 
@@ -507,7 +510,10 @@ impl Snapper {
             .lattice_for(Nanos::from_nanos(period_fixed >> 16), timestep);
         let units =
             i128::from(refreshes).checked_mul(refresh_units(lattice, period_fixed, timestep))?;
-        Snap::of(units, lattice)
+        Some(Snap {
+            predicted: true,
+            ..Snap::of(units, lattice)?
+        })
     }
 
     #[inline]

@@ -6,7 +6,7 @@
 use core::num::NonZeroU32;
 use core::time::Duration;
 
-use evenstep_core::{Pacing, Rate, Speed, StepBudget, Timestep};
+use evenstep_core::{FrameId, FrameLoop, Pacing, Rate, Speed, StepBudget, Timestamp, Timestep};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
@@ -131,6 +131,18 @@ pub enum Op {
     Pacing(Pacing),
     /// Change the render cap.
     Cap(Option<Rate>),
+    /// Report the frame `back` frames before the next one shown at the
+    /// latest timestamp plus `offset` (see [`report_shown`]).
+    Shown { back: u64, offset: i64 },
+}
+
+/// Reports the frame `back` frames before the next plan's as shown at
+/// `now + offset`: late, missing, out of order, unknown or absurd reports
+/// alike; a refused one changes nothing.
+pub fn report_shown(frames: &mut FrameLoop, back: u64, offset: i64, now: u64) {
+    let frame = FrameId::from_raw(frames.next_frame().get().wrapping_sub(back));
+    let at = Timestamp::from_nanos(now.saturating_add_signed(offset));
+    let _refused = frames.frame_shown(frame, at);
 }
 
 /// A hostile sequence: ordinary frames, jitter, stalls, backwards stamps,
@@ -148,6 +160,8 @@ pub fn ops(max_len: usize) -> impl Strategy<Value = Vec<Op>> {
         1 => (0_u64..2_000_000_000).prop_map(Op::CatchUp),
         1 => pacing().prop_map(Op::Pacing),
         1 => render_cap().prop_map(Op::Cap),
+        2 => (0_u64..40, -50_000_000_i64..50_000_000).prop_map(|(back, offset)| Op::Shown { back, offset }),
+        1 => (any::<u64>(), any::<i64>()).prop_map(|(back, offset)| Op::Shown { back, offset }),
     ];
     prop::collection::vec(op, 1..max_len)
 }
@@ -157,7 +171,10 @@ pub fn ops(max_len: usize) -> impl Strategy<Value = Vec<Op>> {
 /// each stamp early or late by up to 3 ms, with now and then a missed
 /// refresh, two frames on one refresh or a stall, and between the runs a few
 /// of the hostile operations of [`ops`]: so locked and snapped pacing find a
-/// lattice, snap, keep a steady snap, stand down and put the bank back.
+/// lattice, snap, keep a steady snap, stand down and put the bank back. In
+/// half the runs every frame is reported shown two frames later, at the
+/// refresh after its own (two frames on one refresh: the second report is
+/// refused), so that display feedback plans too.
 pub fn display_ops(runs: usize) -> impl Strategy<Value = Vec<Op>> {
     let period = prop_oneof![
         Just(16_666_667_u64),
@@ -167,13 +184,20 @@ pub fn display_ops(runs: usize) -> impl Strategy<Value = Vec<Op>> {
         Just(6_944_444),
         Just(33_333_333),
     ];
-    let run = (period, 0_u64..=3_000_000, 8_usize..160, any::<u64>()).prop_map(
-        |(period, jitter, frames, seed)| {
+    let run = (
+        period,
+        0_u64..=3_000_000,
+        8_usize..160,
+        any::<u64>(),
+        any::<bool>(),
+    )
+        .prop_map(|(period, jitter, frames, seed, feedback)| {
             let mut rng = SplitMix(seed);
             let period = i64::try_from(period).expect("a period");
             let mut previous = 0_i64;
             let mut lattice = 0_i64;
-            let mut run = Vec::with_capacity(frames);
+            let mut run = Vec::with_capacity(frames * 2);
+            let mut shown = Vec::with_capacity(frames);
             for _ in 0..frames {
                 let refreshes = match rng.below(100) {
                     0..=2 => 2,
@@ -185,10 +209,17 @@ pub fn display_ops(runs: usize) -> impl Strategy<Value = Vec<Op>> {
                 let stamp = lattice + rng.jitter(jitter);
                 run.push(Op::Forward(u64::try_from(stamp - previous).unwrap_or(0)));
                 previous = previous.max(stamp);
+                shown.push(lattice + period);
+                if feedback && shown.len() >= 3 {
+                    let at = shown[shown.len() - 3];
+                    run.push(Op::Shown {
+                        back: 3,
+                        offset: at - previous,
+                    });
+                }
             }
             run
-        },
-    );
+        });
     prop::collection::vec((run, ops(4)), 1..runs).prop_map(|runs| {
         runs.into_iter()
             .flat_map(|(run, between)| run.into_iter().chain(between))

@@ -1,0 +1,376 @@
+//! Display feedback: plans carry a frame number; a report that a frame was
+//! shown is taken only for a remembered, drawn frame, shown after its
+//! timestamp and after the previous report; the numbering survives every
+//! control; the reports teach the display's period and phase; and once
+//! trusted, frames are planned for their predicted showing, while feedback
+//! that keeps no fixed latency changes no plan.
+
+use evenstep_core::{
+    FRAMES_IN_FLIGHT, FeedbackError, FrameId, FrameLoop, FramePlan, Nanos, Pacing, Speed,
+    StepBudget, Timestamp, Timestep,
+};
+
+const START: u64 = 1_000_000_000;
+
+fn at(nanos: u64) -> Timestamp {
+    Timestamp::from_nanos(nanos)
+}
+
+fn planner() -> FrameLoop {
+    FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, at(START))
+}
+
+/// A display refreshing every `period` ns from `START`, a game whose stamps
+/// sit `jitter[k % len]` ns off frame `k`'s refresh, and a pipeline that
+/// shows a frame stamped `t` at the first refresh at or after `t + latch`.
+struct Display {
+    period: u64,
+    latch: u64,
+    jitter: &'static [i64],
+}
+
+impl Display {
+    /// Frame `k`'s stamp (frames 1, 2, ...).
+    fn stamp(&self, k: u64) -> u64 {
+        (START + k * self.period)
+            .saturating_add_signed(self.jitter[(k as usize) % self.jitter.len()])
+    }
+
+    /// When a frame stamped `t` is shown.
+    fn shown(&self, t: u64) -> u64 {
+        let since = t + self.latch - START;
+        START + since.div_ceil(self.period) * self.period
+    }
+}
+
+/// Plans `frames` frames of `display`, reporting each frame `late` frames
+/// after it was planned (never, if `late` is `None`); returns the plans.
+fn run(
+    frames: &mut FrameLoop,
+    display: &Display,
+    count: u64,
+    late: Option<usize>,
+) -> Vec<FramePlan> {
+    let mut plans = Vec::new();
+    let mut in_flight = std::collections::VecDeque::new();
+    for k in 1..=count {
+        let stamp = display.stamp(k);
+        let plan = frames.begin_frame(at(stamp));
+        plans.push(plan);
+        if let Some(late) = late {
+            in_flight.push_back((plan.frame(), display.shown(stamp)));
+            if in_flight.len() > late {
+                let (frame, shown) = in_flight.pop_front().unwrap();
+                frames.frame_shown(frame, at(shown)).unwrap();
+            }
+        }
+    }
+    plans
+}
+
+/// Stamps swinging up to 6 ms either side of 60 Hz refreshes: more than
+/// the stamps alone can be snapped through.
+const WIDE: &[i64] = &[
+    0, 6_000_000, -6_000_000, 3_000_000, -4_500_000, 5_500_000, -2_000_000,
+];
+
+#[test]
+fn frames_are_numbered_one_after_another_across_hidden_frames_catch_ups_resets_and_resyncs() {
+    let mut frames = planner();
+    assert_eq!(frames.next_frame(), FrameId::FIRST);
+    let drawn = frames.begin_frame(at(START + 16_000_000)).frame();
+    let hidden = frames.begin_hidden_frame(at(START + 33_000_000)).frame();
+    let caught_up = frames.catch_up(Nanos::from_millis(100)).frame();
+    frames.resync(at(START + 50_000_000));
+    let resynced = frames.begin_frame(at(START + 66_000_000)).frame();
+    frames.reset(at(START + 70_000_000));
+    frames.set_speed(Speed::HALF);
+    frames.set_pacing(Pacing::OFF);
+    frames.set_timestep(Timestep::HZ_120);
+    let after_reset = frames.begin_frame(at(START + 80_000_000)).frame();
+    assert_eq!(
+        [drawn, hidden, caught_up, resynced, after_reset].map(FrameId::get),
+        [0, 1, 2, 3, 4]
+    );
+    assert_eq!(frames.next_frame(), FrameId::from_raw(5));
+    assert_eq!(after_reset.to_string(), "frame 4");
+}
+
+#[test]
+fn a_report_is_taken_only_for_a_remembered_drawn_frame_shown_after_its_stamp_and_the_previous_report()
+ {
+    let mut frames = planner();
+    assert_eq!(
+        frames.frame_shown(FrameId::FIRST, at(START)),
+        Err(FeedbackError::UnknownFrame {
+            frame: FrameId::FIRST,
+            newest: None
+        })
+    );
+    let first = frames.begin_frame(at(START + 16_000_000)).frame();
+    let hidden = frames.begin_hidden_frame(at(START + 33_000_000)).frame();
+    let third = frames.begin_frame(at(START + 50_000_000)).frame();
+    let ahead = third.next();
+    assert_eq!(
+        frames.frame_shown(ahead, at(START + 60_000_000)),
+        Err(FeedbackError::UnknownFrame {
+            frame: ahead,
+            newest: Some(third)
+        })
+    );
+    assert_eq!(
+        frames.frame_shown(hidden, at(START + 40_000_000)),
+        Err(FeedbackError::NotDrawn { frame: hidden })
+    );
+    assert_eq!(
+        frames.frame_shown(first, at(START + 15_000_000)),
+        Err(FeedbackError::BeforePlanned {
+            frame: first,
+            planned: at(START + 16_000_000),
+            shown: at(START + 15_000_000)
+        })
+    );
+    assert_eq!(frames.frame_shown(third, at(START + 66_666_667)), Ok(()));
+    // An earlier frame, or a later one not shown later, comes out of order.
+    let out_of_order = FeedbackError::OutOfOrder {
+        frame: first,
+        shown: at(START + 33_333_333),
+        previous: third,
+        previous_shown: at(START + 66_666_667),
+    };
+    assert_eq!(
+        frames.frame_shown(first, at(START + 33_333_333)),
+        Err(out_of_order)
+    );
+    let fourth = frames.begin_frame(at(START + 66_000_000)).frame();
+    assert!(matches!(
+        frames.frame_shown(fourth, at(START + 66_666_667)),
+        Err(FeedbackError::OutOfOrder { .. })
+    ));
+    assert_eq!(frames.frame_shown(fourth, at(START + 83_333_333)), Ok(()));
+    assert_eq!(
+        out_of_order.to_string(),
+        "frame 0 shown at 1033333333 ns does not come after frame 2 shown at 1066666667 ns: \
+         reports must name later frames shown at later times"
+    );
+}
+
+#[test]
+fn the_latest_thirty_two_frames_are_remembered_and_a_reset_forgets_them() {
+    let mut frames = planner();
+    let plans: Vec<FrameId> = (1..=40_u64)
+        .map(|k| frames.begin_frame(at(START + k * 16_666_667)).frame())
+        .collect();
+    assert_eq!(FRAMES_IN_FLIGHT, 32);
+    let too_old = plans[40 - 33];
+    let error = frames
+        .frame_shown(too_old, at(START + 41 * 16_666_667))
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "frame 7 is not one of the 32 latest frames planned (frames 8 to 39)"
+    );
+    assert_eq!(
+        frames.frame_shown(plans[40 - 32], at(START + 41 * 16_666_667)),
+        Ok(())
+    );
+    frames.reset(at(START + 42 * 16_666_667));
+    assert_eq!(
+        frames.frame_shown(plans[39], at(START + 43 * 16_666_667)),
+        Err(FeedbackError::UnknownFrame {
+            frame: plans[39],
+            newest: None
+        })
+    );
+    assert_eq!(
+        frames.shown_display(),
+        None,
+        "a reset forgets what feedback taught"
+    );
+}
+
+#[test]
+fn sixty_reports_of_a_steady_display_give_its_period_within_a_ten_thousandth_and_its_phase_within_a_tenth_of_a_millisecond()
+ {
+    // 59.95 Hz; stamps swing 6 ms; each frame is reported two frames late.
+    let display = Display {
+        period: 16_680_567,
+        latch: 8_000_000,
+        jitter: WIDE,
+    };
+    let mut frames = planner();
+    run(&mut frames, &display, 62, Some(2));
+    let shown = frames.shown_display().unwrap();
+    let period = shown.period().as_nanos();
+    assert!(
+        period.abs_diff(display.period) * 10_000 <= display.period,
+        "period {period}"
+    );
+    let phase = (shown.latest_refresh().as_nanos() - START) % display.period;
+    let off = phase.min(display.period - phase);
+    assert!(
+        off <= 100_000,
+        "the latest refresh is {off} ns off the display's"
+    );
+    assert!(shown.is_trusted());
+    // The latch offset is known to within the stamps' swing.
+    let latency = shown.latency().unwrap().as_nanos();
+    assert!(
+        (1_000_000..=9_000_000).contains(&latency),
+        "latency {latency}"
+    );
+}
+
+#[test]
+fn with_feedback_stamps_that_swing_six_milliseconds_run_one_step_a_frame_and_without_it_they_do_not()
+ {
+    let display = Display {
+        period: 16_666_667,
+        latch: 8_000_000,
+        jitter: WIDE,
+    };
+    let mut fed = planner();
+    let plans = run(&mut fed, &display, 600, Some(3));
+    // Trusted after eight reports on the lattice and eight on the latency;
+    // the first frame planned then sets where the count starts.
+    // Reports are three frames late: the ninth report reaches the planner
+    // after frame 12 (counted from 1), and frame 13 sets the count.
+    let first_fed = plans.iter().position(FramePlan::predicted).unwrap();
+    assert_eq!(first_fed, 13);
+    assert!(
+        plans[first_fed..]
+            .iter()
+            .all(|plan| plan.steps_run() == 1 && plan.predicted())
+    );
+    // The same stamps without feedback: the stamps alone misplace steps.
+    let mut unfed = planner();
+    let plans = run(&mut unfed, &display, 600, None);
+    let wrong = plans[first_fed..]
+        .iter()
+        .filter(|plan| plan.steps_run() != 1)
+        .count();
+    assert_eq!(wrong, 503);
+}
+
+#[test]
+fn feedback_whose_latency_swings_by_whole_refreshes_is_not_trusted_and_changes_no_plan() {
+    // A FIFO queue whose depth wanders: frames are shown 2 to 5 refreshes
+    // after their stamps.
+    let display = Display {
+        period: 16_666_667,
+        latch: 0,
+        jitter: WIDE,
+    };
+    let depths = [2_u64, 3, 5, 4, 2, 5, 3];
+    let mut fed = planner();
+    let mut twin = planner();
+    let mut in_flight = std::collections::VecDeque::new();
+    for k in 1..=600_u64 {
+        let stamp = display.stamp(k);
+        let plan = fed.begin_frame(at(stamp));
+        let same = twin.begin_frame(at(stamp));
+        assert_eq!(plan.steps_run(), same.steps_run());
+        assert_eq!(plan.remainder_units(), same.remainder_units());
+        assert_eq!(plan.phase_shift_units(), same.phase_shift_units());
+        let shown = START + (k + depths[(k as usize) % depths.len()]) * display.period;
+        in_flight.push_back((plan.frame(), shown));
+        if in_flight.len() > 5 {
+            let (frame, shown) = in_flight.pop_front().unwrap();
+            let _refused = fed.frame_shown(frame, at(shown));
+        }
+    }
+    assert!(!fed.shown_display().unwrap().is_trusted());
+    assert_eq!(fed.remainder_units(), twin.remainder_units());
+    assert_eq!(fed.tick(), twin.tick());
+}
+
+#[test]
+fn at_half_speed_feedback_runs_a_step_every_other_frame_and_paused_none() {
+    let display = Display {
+        period: 16_666_667,
+        latch: 8_000_000,
+        jitter: WIDE,
+    };
+    let mut frames = planner();
+    run(&mut frames, &display, 60, Some(3));
+    frames.set_speed(Speed::HALF);
+    let mut in_flight = std::collections::VecDeque::new();
+    let mut steps = Vec::new();
+    for k in 61..=180_u64 {
+        if k == 121 {
+            frames.set_speed(Speed::PAUSED);
+        }
+        let stamp = display.stamp(k);
+        let plan = frames.begin_frame(at(stamp));
+        steps.push(plan.steps_run());
+        in_flight.push_back((plan.frame(), display.shown(stamp)));
+        if in_flight.len() > 3 {
+            let (frame, shown) = in_flight.pop_front().unwrap();
+            frames.frame_shown(frame, at(shown)).unwrap();
+        }
+    }
+    let (half, paused) = steps.split_at(60);
+    assert_eq!(half.iter().sum::<u64>(), 30);
+    assert!(
+        half.windows(2).all(|pair| pair[0] + pair[1] == 1),
+        "{half:?}"
+    );
+    assert!(paused.iter().all(|&steps| steps == 0));
+    assert!(frames.shown_display().unwrap().is_trusted());
+}
+
+#[test]
+fn after_a_resync_the_next_frame_sets_the_count_and_reports_from_before_it_are_still_taken() {
+    let display = Display {
+        period: 16_666_667,
+        latch: 8_000_000,
+        jitter: WIDE,
+    };
+    let mut frames = planner();
+    let plans = run(&mut frames, &display, 60, Some(3));
+    let before = &plans[57..];
+    frames.resync(at(display.stamp(70)));
+    let first = frames.begin_frame(at(display.stamp(71)));
+    let second = frames.begin_frame(at(display.stamp(72)));
+    assert!(!first.predicted());
+    for plan in before {
+        let shown =
+            display.shown(display.stamp(58 + (plan.frame().get() - plans[57].frame().get())));
+        assert_eq!(frames.frame_shown(plan.frame(), at(shown)), Ok(()));
+    }
+    assert!(second.predicted());
+    assert_eq!(second.steps_run(), 1);
+}
+
+#[test]
+fn a_step_rate_change_with_reports_in_flight_keeps_what_feedback_taught() {
+    let display = Display {
+        period: 16_666_667,
+        latch: 8_000_000,
+        jitter: WIDE,
+    };
+    let mut frames = planner();
+    let plans = run(&mut frames, &display, 60, Some(3));
+    frames.set_timestep(Timestep::HZ_120);
+    for (k, plan) in (58..=60).zip(&plans[57..]) {
+        assert_eq!(
+            frames.frame_shown(plan.frame(), at(display.shown(display.stamp(k)))),
+            Ok(())
+        );
+    }
+    assert!(frames.shown_display().unwrap().is_trusted());
+    let mut in_flight = std::collections::VecDeque::new();
+    let mut steps = Vec::new();
+    for k in 61..=120_u64 {
+        let stamp = display.stamp(k);
+        let plan = frames.begin_frame(at(stamp));
+        steps.push(plan.steps_run());
+        in_flight.push_back((plan.frame(), display.shown(stamp)));
+        if in_flight.len() > 3 {
+            let (frame, shown) = in_flight.pop_front().unwrap();
+            frames.frame_shown(frame, at(shown)).unwrap();
+        }
+    }
+    // Two 120 Hz steps a 60 Hz refresh, from the second frame on.
+    assert!(steps[1..].iter().all(|&steps| steps == 2), "{steps:?}");
+}
