@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use evenstep_core::{Alpha, FrameLoop, Nanos, Timestamp, Timestep};
+use evenstep_core::{Alpha, FrameId, FrameLoop, Nanos, Timestamp, Timestep};
 
 use crate::control::Control;
 
@@ -86,6 +86,8 @@ pub struct RenderContext<'a> {
     /// previous render.
     pub(crate) render_delta: Nanos,
     pub(crate) scaled_render_units: u128,
+    /// The frame drawn.
+    pub(crate) frame: FrameId,
 }
 
 impl RenderContext<'_> {
@@ -112,6 +114,13 @@ impl RenderContext<'_> {
         self.frames
             .timestep()
             .units_to_nanos(self.scaled_render_units)
+    }
+
+    /// The number of the frame being drawn: tag the present with it, and
+    /// give it back with the time the platform says it was shown to
+    /// [`Loop::frame_shown`](crate::Loop::frame_shown).
+    pub fn frame(&self) -> FrameId {
+        self.frame
     }
 
     /// Where between the last step and the next to draw, in `[0, 1)`.

@@ -9,13 +9,14 @@
 //! controls (`controls`), the subscribers (`subscribers`), the render rate
 //! and the governor (`render_rate`), the time since the previous render
 //! (`render_delta`), the clock and the pumps' times (`time_base`), recovery
-//! after a panic (`recovery`), due times (`due`), catch-up (`catch_up`) and
-//! what a pump reports (`report`).
+//! after a panic (`recovery`), due times (`due`), catch-up (`catch_up`), display
+//! feedback (`feedback`) and what a pump reports (`report`).
 
 mod builder;
 mod catch_up;
 mod controls;
 mod due;
+mod feedback;
 mod pump;
 mod recovery;
 mod render_delta;

@@ -168,8 +168,8 @@ pub use contexts::{RenderContext, StepContext};
 pub use control::Control;
 pub use ease::{Ease, UnknownEase};
 pub use evenstep_core::{
-    Alpha, BudgetError, FramePlan, Nanos, Pacing, PacingError, Rate, RateError, Speed, SpeedError,
-    StateHash, StepBudget, Timestamp, Timestep, TimestepError,
+    Alpha, BudgetError, FeedbackError, FrameId, FramePlan, Nanos, Pacing, PacingError, Rate,
+    RateError, Speed, SpeedError, StateHash, StepBudget, Timestamp, Timestep, TimestepError,
 };
 pub use game_loop::{
     CatchUp, ConfigError, Loop, LoopBuilder, Pump, PumpKind, PumpReport, SubscriberId,
@@ -184,11 +184,12 @@ pub use tween::{Tween, Tweens};
 
 /// Frame pacing's parts, for a game that tunes pacing or reads what it
 /// learned: the display model and its rhythm, the render cap and the
-/// frame-rate governor. A game sets [`Pacing`] on its loop; these are what
-/// the planner uses under it.
+/// frame-rate governor, and what display feedback taught. A game sets
+/// [`Pacing`] on its loop; these are what the planner uses under it.
 pub mod pacing {
     pub use evenstep_core::{
-        DisplayModel, FrameRateGovernor, Pacing, PacingError, RenderCap, Rhythm,
+        DisplayModel, FRAMES_IN_FLIGHT, FrameRateGovernor, Pacing, PacingError, RenderCap, Rhythm,
+        ShownDisplay,
     };
 }
 

@@ -208,6 +208,7 @@ impl<S> Loop<S> {
             frame_delta: plan.raw_delta(),
             render_delta: self.since_render.raw(),
             scaled_render_units: self.since_render.scaled_units(),
+            frame: plan.frame(),
         };
         self.subscribers.render(state, &frame);
         self.since_render.restart();
