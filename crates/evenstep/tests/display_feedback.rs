@@ -37,7 +37,7 @@ fn a_render_is_told_its_frame_and_shown_times_given_back_even_out_the_steps() {
         }
     }
     let first = steps.iter().position(|&(_, predicted)| predicted).unwrap();
-    assert_eq!(first, 12);
+    assert_eq!(first, 17);
     assert!(
         steps[first..]
             .iter()

@@ -34,10 +34,15 @@
 //! frames wait on the GPU) keeps starting over and is not predicted;
 //! frames are then planned from their timestamps, as without feedback.
 //!
-//! **Trust.** Frames are planned from feedback once eight reports have
-//! fitted the lattice and the latency interval has held for eight, from the
-//! second frame planned after that (the first sets where the count starts),
-//! and until a report breaks either.
+//! **Trust.** Predictions are made once eight reports have fitted the
+//! lattice and the latency interval has held for eight, from the second
+//! frame planned after that (the first sets where the count starts), and
+//! every report judges the prediction made for its frame: a hit if it
+//! named the refresh the frame was shown at. Frames are planned from
+//! feedback while the latest four predictions judged were all hits, so a
+//! pipeline whose showing depends on what the timestamps cannot tell (a
+//! GPU-bound game, whose frames wait on the GPU) is planned from the
+//! timestamps, as without feedback.
 
 use crate::frame_id::{FeedbackError, FrameId};
 use crate::{Nanos, Timestamp};
@@ -57,6 +62,11 @@ const WIDEN_DIVISOR: i128 = 128;
 /// The longest gap between reports, in ns (about 4.3 s), over which a
 /// lattice is kept: past it the lattice starts over.
 const MOST_GAP_NANOS: u64 = u32::MAX as u64;
+/// Predictions in a row that must have named the refresh a frame was shown
+/// at before feedback plans frames (and the most remembered).
+const PROVEN_AFTER: u32 = 4;
+/// A frame with no prediction, in [`Shown::predicted`].
+const NOT_PREDICTED: u32 = u32::MAX;
 /// Fractional bits of times and periods on the lattice.
 const FRACTION_BITS: u32 = 16;
 
@@ -221,6 +231,14 @@ pub(crate) struct Shown {
     planned: [Timestamp; FRAMES_IN_FLIGHT],
     /// Which of them were drawn (may be shown), one bit a slot.
     drawn: u32,
+    /// When each was predicted to be shown, in ns after its timestamp
+    /// ([`NOT_PREDICTED`]: it was not).
+    predicted: [u32; FRAMES_IN_FLIGHT],
+    /// The latest predictions a report judged, newest in the lowest bit:
+    /// 1 for a miss, 0 for a hit.
+    misses: u32,
+    /// How many predictions have been judged, up to [`PROVEN_AFTER`].
+    judged: u32,
     /// The number the next plan takes.
     next: FrameId,
     /// Frames planned since the start or the last reset, up to
@@ -241,6 +259,9 @@ impl Shown {
         Shown {
             planned: [Timestamp::ZERO; FRAMES_IN_FLIGHT],
             drawn: 0,
+            predicted: [NOT_PREDICTED; FRAMES_IN_FLIGHT],
+            misses: 0,
+            judged: 0,
             next: FrameId::FIRST,
             in_flight: 0,
             latest: None,
@@ -266,6 +287,7 @@ impl Shown {
         self.next = frame.next();
         let slot = slot_of(frame);
         self.planned[slot] = now;
+        self.predicted[slot] = NOT_PREDICTED;
         let bit = 1_u32 << slot;
         self.drawn = if drawn {
             self.drawn | bit
@@ -316,6 +338,7 @@ impl Shown {
             }
         }
         self.latest = Some((frame, at));
+        self.judge(frame, planned, at);
         let at_fixed = fixed(at);
         let lattice = match self.lattice {
             Some(lattice) => lattice.fit(at_fixed),
@@ -330,6 +353,28 @@ impl Shown {
             self.previous = None;
         }
         Ok(())
+    }
+
+    /// Judges the prediction made for `frame`, planned at `planned` and
+    /// shown at `at`: a hit if it named the refresh within half a period.
+    fn judge(&mut self, frame: FrameId, planned: Timestamp, at: Timestamp) {
+        let predicted = self.predicted[slot_of(frame)];
+        let Some(lattice) = self.lattice.filter(|lattice| lattice.period > 0) else {
+            return;
+        };
+        if predicted == NOT_PREDICTED {
+            return;
+        }
+        let lag = at.saturating_since(planned).as_nanos();
+        let miss = lag.abs_diff(u64::from(predicted)) >= nanos(lattice.period) / 2;
+        self.misses = (self.misses << 1) | u32::from(miss);
+        self.judged = (self.judged + 1).min(PROVEN_AFTER);
+    }
+
+    /// Whether the latest predictions all named the refresh their frames
+    /// were shown at.
+    fn proven(&self) -> bool {
+        self.judged >= PROVEN_AFTER && self.misses & ((1 << PROVEN_AFTER) - 1) == 0
     }
 
     /// The timestamp `frame` was planned at, if a report may name it.
@@ -367,7 +412,12 @@ impl Shown {
         let ahead = (target - lattice.point).div_euclid(period)
             + i128::from((target - lattice.point).rem_euclid(period) != 0);
         let refresh = lattice.point + ahead * period;
+        let slot = slot_of(FrameId::from_raw(self.next.get().wrapping_sub(1)));
+        self.predicted[slot] = u32::try_from(nanos(refresh - fixed(now))).unwrap_or(NOT_PREDICTED);
         let previous = self.previous.replace(refresh)?;
+        if !self.proven() {
+            return None;
+        }
         if refresh <= previous {
             return Some((0, period));
         }
@@ -385,7 +435,7 @@ impl Shown {
             latency: offset
                 .filter(|offset| *offset >= 0)
                 .map(|offset| Nanos::from_nanos(nanos(offset))),
-            trusted: lattice.fitted >= TRUST_AFTER && offset.is_some(),
+            trusted: lattice.fitted >= TRUST_AFTER && offset.is_some() && self.proven(),
         })
     }
 }
