@@ -19,6 +19,14 @@
 //!   step with the refreshes) snapped and locked pacing run no wrong frame,
 //!   fewer than the naive accumulator and Godot's jitter fix.
 //!
+//! - With display feedback the default runs on each composed capture no
+//!   more wrong frames than the better baseline. Over the six composed
+//!   captures together (these three and the three in the repository) it
+//!   does not reach a quarter of the better baseline's: the two GPU-bound
+//!   captures, Cyberpunk 2077 and Like a Dragon Gaiden, show their frames
+//!   when the GPU finishes them, which neither the timestamps nor a
+//!   showing reported frames later can tell in advance.
+//!
 //! What is not reached, and why, is in the lab's README.
 
 use std::path::{Path, PathBuf};
@@ -27,7 +35,7 @@ use evenstep_lab::{Config, Rate, Settings, SweepReport, judge_file};
 
 #[path = "support/judged.rs"]
 mod judged;
-use judged::{beats_both_baselines, total};
+use judged::{beats_both_baselines, better_baseline, total};
 
 const TRACES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/traces");
 
@@ -143,5 +151,46 @@ fn the_variable_refresh_capture_is_not_judged_without_a_rate() {
     assert!(
         error.contains("no steady refresh rate") && error.contains("--display-hz"),
         "{error}"
+    );
+}
+
+#[test]
+#[ignore = "reads ../shared/traces beside the repository: run with --ignored"]
+fn with_feedback_the_default_is_within_the_better_baseline_and_short_of_a_quarter_over_six() {
+    let carried = concat!(env!("CARGO_MANIFEST_DIR"), "/traces");
+    let composed = [
+        (Path::new(carried).join("csgo_60hz_composed.csv"), 1_784),
+        (
+            Path::new(carried).join("farcrynewdawn_120hz_composed.csv"),
+            1_194,
+        ),
+        (
+            Path::new(carried).join("residentevil2_120hz_composed.csv"),
+            1_925,
+        ),
+        (capture("starfield_120hz_composed"), 2),
+        (capture("likeadragongaiden_120hz_composed"), 5_242),
+        (capture("cyberpunk2077_120hz_composed"), 1_211),
+    ];
+    let (mut fed, mut better, mut gpu_bound) = (0, 0, 0);
+    for (path, pinned_better) in composed {
+        let name = path.display().to_string();
+        let report = judged::judge(&path, None);
+        judged::assert_feedback_within_the_better_baseline(&name, &report);
+        assert_eq!(better_baseline(&report), pinned_better, "{name}");
+        let wrong = total(&report, Config::Feedback);
+        if name.contains("likeadragon") || name.contains("cyberpunk") {
+            gpu_bound += wrong;
+        }
+        fed += wrong;
+        better += pinned_better;
+    }
+    // The target, a quarter, is missed: 0.59 of the better baseline's, and
+    // the two GPU-bound captures hold 96% of what is left.
+    assert_eq!(fed, 6_689);
+    assert!(fed * 4 > better, "with feedback {fed}, better {better}");
+    assert!(
+        gpu_bound * 100 >= fed * 95,
+        "GPU-bound {gpu_bound} of {fed}"
     );
 }

@@ -46,3 +46,21 @@ pub(crate) fn assert_plans_as_off(name: &str, report: &SweepReport) {
         "{name}"
     );
 }
+
+/// The better baseline's total: the naive accumulator's or Godot's, both
+/// fed the present times.
+pub(crate) fn better_baseline(report: &SweepReport) -> u64 {
+    total(report, Config::NaiveF64).min(total(report, Config::Godot))
+}
+
+/// With feedback, the default runs no more wrong frames than the better
+/// baseline, or than one a start phase where that is fewer.
+pub(crate) fn assert_feedback_within_the_better_baseline(name: &str, report: &SweepReport) {
+    let fed = total(report, Config::Feedback);
+    let phases = report.counts(Config::Feedback).wrong.len() as u64;
+    let better = better_baseline(report);
+    assert!(
+        fed <= better.max(phases),
+        "{name}: with feedback {fed}, the better baseline {better}"
+    );
+}
