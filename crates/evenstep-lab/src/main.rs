@@ -106,6 +106,15 @@ struct Cli {
     /// The snapped configuration's tolerance, in milliseconds.
     #[arg(long, value_name = "MS", default_value = "2", value_parser = parse_millis, help_heading = "Planners")]
     snap_tolerance: Duration,
+    /// Rows the feedback configuration waits for a display time beyond
+    /// the first row presented after it (0 to 31).
+    #[arg(
+        long,
+        value_name = "ROWS",
+        default_value_t = 0,
+        help_heading = "Planners"
+    )]
+    feedback_delay: u32,
 
     /// Print the report as JSON instead of a table.
     #[arg(long, help_heading = "Output")]
@@ -321,7 +330,9 @@ fn long_help() -> String {
          steps: at 60 steps/s on 60 Hz, simply s != k. Every planner is judged at N start \
          phases (--phases): its first frame 0, 1/N ... (N-1)/N of a step later. Beside them, \
          display-fed is a naive f64 accumulator fed the display times (what knowing the truth \
-         gives). The refresh rate is printed with what it was measured from; a trace whose \
+         gives). evenstep feedback is the default also told each shown frame's display time, \
+         first by the plan of the first row presented after it (plus --feedback-delay rows); \
+         a frame never shown is never reported. The refresh rate is printed with what it was measured from; a trace whose \
          display times keep no steady rate (variable refresh) is judged only with --display-hz.\n\n\
          Captures: a `present_ms,display_ms` CSV (display_ms empty for a frame never shown), or \
          a PresentMon log, 1.x or 2.x columns: present times from the running sum of \
@@ -355,8 +366,9 @@ fn long_help() -> String {
 }
 
 fn run(cli: &Cli) -> Result<(), String> {
-    let settings =
-        Settings::new(cli.step_hz, cli.budget, cli.snap_tolerance).map_err(|e| e.to_string())?;
+    let settings = Settings::new(cli.step_hz, cli.budget, cli.snap_tolerance)
+        .and_then(|settings| settings.with_feedback_delay(cli.feedback_delay))
+        .map_err(|e| e.to_string())?;
     let Captures {
         judged,
         read,

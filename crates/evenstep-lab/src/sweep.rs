@@ -397,3 +397,42 @@ pub fn judge_trace(
         .clone_into(&mut report.sources);
     Ok(report)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Feedback;
+
+    #[test]
+    fn a_display_time_reaches_the_first_row_presented_strictly_after_it_plus_the_delay() {
+        let mut feedback = Feedback::default();
+        // Row 0 shown at 30, row 1 at 50; rows are presented at 10, 20, ...
+        feedback.pending.push_back((0, 30, None));
+        feedback.pending.push_back((1, 50, None));
+        let mut due = Vec::new();
+        for row in 1..8_u64 {
+            let now = 10 + row * 10;
+            due.push((row, feedback.due(row, now, 0).collect::<Vec<_>>()));
+        }
+        // Row 2 is presented at 30, not after it: row 3 (at 40) is first.
+        assert_eq!(due[1], (2, vec![]));
+        assert_eq!(due[2], (3, vec![(0, 30)]));
+        assert_eq!(due[4], (5, vec![(1, 50)]));
+        // A delay of two rows: the first row after it, then two more.
+        let mut feedback = Feedback::default();
+        feedback.pending.push_back((0, 30, None));
+        let rows: Vec<usize> = (1..8_u64)
+            .map(|row| feedback.due(row, 10 + row * 10, 2).count())
+            .collect();
+        assert_eq!(rows, [0, 0, 0, 0, 1, 0, 0]);
+    }
+
+    #[test]
+    fn reports_for_rows_the_planner_no_longer_remembers_are_dropped_unsent() {
+        let mut feedback = Feedback::default();
+        feedback.pending.push_back((0, 1_000, None));
+        feedback.pending.push_back((40, 1_000, None));
+        let due: Vec<_> = feedback.due(40, 2_000, 0).collect();
+        assert_eq!(due, [(40, 1_000)]);
+        assert!(feedback.pending.is_empty());
+    }
+}

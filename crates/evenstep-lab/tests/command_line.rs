@@ -32,6 +32,16 @@ fn a_frame_count_past_the_bound_is_refused_naming_the_bound() {
 }
 
 #[test]
+fn a_feedback_delay_past_what_the_planner_remembers_is_refused_naming_the_most() {
+    let error = refusal(&["--feedback-delay", "32", "--frames", "100"]);
+    assert_eq!(
+        error,
+        "evenstep-lab: feedback delay: 32 rows is past 31, the most after which the planner \
+         still remembers the frame\n"
+    );
+}
+
+#[test]
 fn a_rate_too_slow_to_write_is_refused_naming_the_slowest_rate() {
     let error = refusal(&["--hz", "0.0000000001"]);
     assert!(
