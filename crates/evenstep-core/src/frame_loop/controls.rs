@@ -70,6 +70,10 @@ impl FrameLoop {
     /// Call it after a gap that was not real play time (a pause, a
     /// breakpoint, a level load) so the gap is not replayed as a burst of
     /// steps or reported as dropped.
+    ///
+    /// Frames in flight can still be reported shown (their showing was
+    /// real); the next frame starts the count of refreshes display feedback
+    /// plans by again.
     pub fn resync(&mut self, now: Timestamp) {
         self.last = now;
         self.snapper.mark_gap();
@@ -77,9 +81,11 @@ impl FrameLoop {
     }
 
     /// Starts over at `now`: empties the bank, the speed carry and the queue,
-    /// forgets what pacing learned of the display, restarts the render cap,
+    /// forgets what pacing learned of the display (display feedback's
+    /// frames in flight and what the reports taught included: a report of
+    /// a frame from before the reset is refused), restarts the render cap,
     /// and sets the tick back to 0. Configuration (timestep, budget, speed,
-    /// pacing, render cap) is kept.
+    /// pacing, render cap) is kept, and frame numbers go on counting.
     pub fn reset(&mut self, now: Timestamp) {
         self.last = now;
         self.bank = self.start_bank();
@@ -262,6 +268,8 @@ impl FrameLoop {
     ///   budget as a span of time re-counts it), the speed's carry of a
     ///   fraction of a unit is dropped, and snapping forgets what it learned
     ///   of the display, whose lattice it measured in the old step's units.
+    ///   What display feedback taught is kept (it is measured in time, not
+    ///   steps), and frames in flight can still be reported.
     /// - **A change to the rate in force changes nothing**, in any terms
     ///   (`from_hz(60)` for [`Timestep::HZ_60`]): the display model is kept,
     ///   and a pending phase shift stays pending, for the next plan to

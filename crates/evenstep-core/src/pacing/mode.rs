@@ -48,6 +48,15 @@ use crate::Nanos;
 /// them, so it is never worse than off there, and snaps only where the
 /// display's rhythm is plain. The lab's README has the measurements.
 ///
+/// **With display feedback.** Once a game reports when its frames were
+/// shown ([`FrameLoop::frame_shown`](crate::FrameLoop::frame_shown)) and the
+/// reports' predictions have proven right, snapped and locked pacing alike
+/// bank each frame the refreshes from the previous frame's predicted
+/// showing to its own, counted on the lattice of the shown period and the
+/// step when the period fits one, else in the shown period; they go back to
+/// the frame timestamps, as above, when the predictions stop holding. Off
+/// and centred pacing take no feedback.
+///
 /// Whatever the pacing adds to or takes from the bank is reported as the
 /// plan's [phase shift](crate::FramePlan::phase_shift_units).
 ///
