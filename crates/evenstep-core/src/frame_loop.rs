@@ -181,7 +181,7 @@ impl FrameLoop {
     /// display's refreshes fall and how long a frame takes from its
     /// timestamp to its refresh; once they agree, snapped and locked
     /// pacing bank each frame the refreshes from the previous frame's
-    /// predicted showing to its own (see [`pacing`](crate::pacing)).
+    /// predicted showing to its own (see [`Pacing`]).
     ///
     /// The planner remembers the latest [`FRAMES_IN_FLIGHT`](crate::FRAMES_IN_FLIGHT)
     /// frames. Reports name later frames at later times, in order.
