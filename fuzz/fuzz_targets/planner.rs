@@ -1,5 +1,6 @@
 //! The planner under any configuration and any sequence of frames, setters,
-//! catch-ups, hidden frames and changes of step: every plan keeps the
+//! catch-ups, hidden frames, changes of step and display feedback (any
+//! frame, any time, any order, refused or taken): every plan keeps the
 //! conservation law (in each step's units between changes), a blend factor
 //! in [0, 1) and consecutive ticks; a change of step keeps the bank as time;
 //! and the same input gives the same plans twice.
@@ -10,8 +11,8 @@ use std::time::Duration;
 
 use arbitrary::Arbitrary;
 use evenstep_core::{
-    FrameLoop, FramePlan, FrameRateGovernor, Nanos, Pacing, Rate, Speed, StepBudget, Timestamp,
-    Timestep,
+    FrameId, FrameLoop, FramePlan, FrameRateGovernor, Nanos, Pacing, Rate, Speed, StepBudget,
+    Timestamp, Timestep,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -54,6 +55,11 @@ enum Op {
     Budget(u32),
     SetTick(u64),
     Timestep(u32, u32),
+    /// Report the frame this many before the next one shown at the latest
+    /// timestamp plus this.
+    Shown(u8, i32),
+    /// Report any frame shown at any time.
+    ShownAnywhere(u64, u64),
 }
 
 #[derive(Arbitrary, Debug)]
@@ -132,6 +138,18 @@ fn run(input: &Input) -> Vec<FramePlan> {
             Op::Resync(by) => {
                 now = now.saturating_add(by);
                 frames.resync(Timestamp::from_nanos(now));
+                continue;
+            }
+            Op::Shown(back, offset) => {
+                let frame =
+                    FrameId::from_raw(frames.next_frame().get().wrapping_sub(u64::from(back)));
+                let at = now.saturating_add_signed(i64::from(offset));
+                let _refused = frames.frame_shown(frame, Timestamp::from_nanos(at));
+                continue;
+            }
+            Op::ShownAnywhere(frame, at) => {
+                let _refused =
+                    frames.frame_shown(FrameId::from_raw(frame), Timestamp::from_nanos(at));
                 continue;
             }
             Op::Reset(at) => {
