@@ -10,10 +10,13 @@
 //! wants it. What pacing knows lives in [`crate::pacing`]; this file only
 //! asks it.
 
+mod bank;
 mod controls;
 
+use bank::Bank;
+
 use crate::frame_id::{FeedbackError, FrameId};
-use crate::pacing::{Shown, ShownDisplay, Snap, Snapper};
+use crate::pacing::{Pace, Shown, ShownDisplay, Snap, Snapper};
 use crate::plan::Snapped;
 use crate::sim_epoch::SimEpoch;
 use crate::{FramePlan, Nanos, Pacing, RenderCap, Speed, StepBudget, Timestamp, Timestep};
@@ -94,11 +97,8 @@ pub struct FrameLoop {
     render_cap: Option<RenderCap>,
     /// The previous frame's timestamp.
     last: Timestamp,
-    /// Banked time in accumulator units: under one step after every frame.
-    /// Between a change to a shorter step and the next frame it may hold
-    /// whole steps, which that frame runs under its budget; 128 bits, so
-    /// that no rate change can overflow it.
-    bank: u128,
+    /// Banked time, and the phase shifts made to it.
+    bank: Bank,
     /// Scaled time below one accumulator unit, in 1/`speed.den` units, so a
     /// fractional speed loses nothing between frames.
     carry: u64,
@@ -108,12 +108,6 @@ pub struct FrameLoop {
     epoch: SimEpoch,
     /// Steps queued for the next frame.
     queued: u64,
-    /// Phase shift made outside a frame (a pacing change), reported by the
-    /// next plan.
-    pending_shift: i128,
-    /// Every plan's phase shift, summed (wrapping: 2¹²⁷ units is never
-    /// reached, and a wrap cannot panic).
-    shift_total: i128,
     /// What snapping has learned of the display.
     snapper: Snapper,
     /// The frames in flight, and what display feedback has taught.
@@ -258,15 +252,32 @@ impl FrameLoop {
     #[inline]
     fn snap(&mut self, now: Timestamp, raw: Nanos) -> Option<Snap> {
         let paused = self.speed.is_paused();
-        // The bank goes back to the plain phase at normal speed only: a
-        // scaled move back could take more than the bank holds.
-        let (bank, shift_total, speed) = (self.bank, self.shift_total, self.speed);
-        let standing = move || {
-            let bank = u64::try_from(bank).ok()?;
-            (speed == Speed::NORMAL).then_some((bank, shift_total))
-        };
-        self.snapper
-            .snap(now, raw, self.pacing, self.timestep, paused, standing)
+        match self
+            .snapper
+            .snap(now, raw, self.pacing, self.timestep, paused)
+        {
+            Pace::AsMeasured => None,
+            Pace::Snap(snap) => Some(snap),
+            Pace::BackToPlain => self.back_to_plain(raw),
+        }
+    }
+
+    /// The frame's delta with the bank moved back to the plain phase (see
+    /// [`Pace::BackToPlain`]), at normal speed only: a scaled move back
+    /// could take more than the bank holds. A delta too long to carry the
+    /// move leaves it to the next frame.
+    #[cold]
+    fn back_to_plain(&mut self, raw: Nanos) -> Option<Snap> {
+        if self.speed != Speed::NORMAL {
+            return None;
+        }
+        let to_plain = self.bank.plain_offset(self.timestep.units_per_step())?;
+        // The bank never goes below zero: `bank + raw + to_plain` is the
+        // plain phase plus the delta.
+        let units = signed(self.timestep.nanos_to_units(raw)) + to_plain;
+        let snap = Snap::of(units, None)?;
+        self.snapper.stood_plain();
+        Some(snap)
     }
 
     /// Plans any frame: scale the delta and the `snap` by the speed, settle
@@ -302,7 +313,7 @@ impl FrameLoop {
         let common = self.speed == Speed::NORMAL
             && self.render_cap.is_none()
             && self.queued == 0
-            && self.pending_shift == 0;
+            && self.bank.pending() == 0;
         if !common {
             return None;
         }
@@ -315,7 +326,7 @@ impl FrameLoop {
             Some(snap) => u64::try_from(snap.units).ok()?,
             None => units,
         };
-        let banked = deposit.checked_add(u64::try_from(self.bank).ok()?)?;
+        let banked = deposit.checked_add(self.bank.units_64()?)?;
         let (due, left) = whole_steps_64(banked, per_step);
         let run = due
             .min(u64::from(self.budget.get()))
@@ -324,10 +335,9 @@ impl FrameLoop {
         let bank = self.centre(left, clamped, snap);
         let phase_shift =
             i128::from(deposit) - i128::from(units) + i128::from(bank) - i128::from(left);
-        self.shift_total = self.shift_total.wrapping_add(phase_shift);
+        self.bank.settle(bank, phase_shift);
         let first_tick = self.tick;
         self.tick += run;
-        self.bank = u128::from(bank);
         Some(FramePlan {
             timestep: self.timestep,
             speed: self.speed,
@@ -410,7 +420,8 @@ impl FrameLoop {
         // rounds to at least one refresh, and a move back to the plain
         // phase stops at zero), so the sum never goes below zero. Under
         // 2¹¹⁰: the bank is under an hour of the shortest step's units.
-        let banked = (self.bank + deposit.scaled_units).saturating_add_signed(deposit.snap_units);
+        let banked =
+            (self.bank.units() + deposit.scaled_units).saturating_add_signed(deposit.snap_units);
         let (due, left) = whole_steps(banked, per_step);
 
         // The tick cannot pass u64::MAX: steps that cannot be numbered are
@@ -429,10 +440,9 @@ impl FrameLoop {
         self.tick += run + queued;
 
         let bank = self.centre(left, clamped, deposit.snap);
-        let phase_shift = deposit.snap_units + i128::from(bank) - i128::from(left)
-            + core::mem::take(&mut self.pending_shift);
-        self.shift_total = self.shift_total.wrapping_add(phase_shift);
-        self.bank = u128::from(bank);
+        let phase_shift =
+            deposit.snap_units + i128::from(bank) - i128::from(left) + self.bank.take_pending();
+        self.bank.settle(bank, phase_shift);
 
         FramePlan {
             timestep: self.timestep,
@@ -498,9 +508,7 @@ impl FrameLoop {
             return false;
         }
         // Frames are expected a refresh apart once the display is known.
-        let spacing = (self.snapper.display)
-            .period_or_hint()
-            .unwrap_or(plan.raw_delta());
+        let spacing = self.snapper.frame_spacing().unwrap_or(plan.raw_delta());
         cap.admit(plan.raw_delta(), spacing) || plan.steps_queued() > 0
     }
 }

@@ -4,6 +4,7 @@
 //! back. Every change takes effect from the next frame.
 
 use super::FrameLoop;
+use super::bank::Bank;
 use crate::pacing::{Shown, Snapper};
 use crate::rate::Rate;
 use crate::sim_epoch::SimEpoch;
@@ -21,13 +22,11 @@ impl FrameLoop {
             pacing: Pacing::LOCKED,
             render_cap: None,
             last: start,
-            bank: 0,
+            bank: Bank::holding(0),
             carry: 0,
             tick: 0,
             epoch: SimEpoch::START,
             queued: 0,
-            pending_shift: 0,
-            shift_total: 0,
             snapper: Snapper::new(),
             shown: Shown::new(),
         }
@@ -51,7 +50,7 @@ impl FrameLoop {
             self.forget_display();
         }
         self.pacing = pacing;
-        self.bank = self.start_bank();
+        self.bank = Bank::holding(self.start_bank());
         self
     }
 
@@ -88,13 +87,11 @@ impl FrameLoop {
     /// pacing, render cap) is kept, and frame numbers go on counting.
     pub fn reset(&mut self, now: Timestamp) {
         self.last = now;
-        self.bank = self.start_bank();
+        self.bank = Bank::holding(self.start_bank());
         self.carry = 0;
         self.tick = 0;
         self.epoch = SimEpoch::START;
         self.queued = 0;
-        self.pending_shift = 0;
-        self.shift_total = 0;
         self.forget_display();
         self.shown.forget();
         if let Some(cap) = self.render_cap.as_mut() {
@@ -109,11 +106,8 @@ impl FrameLoop {
         if pacing.is_centred() && !self.pacing.is_centred() {
             // Only the part under a step moves: whole steps a change of
             // step left in the bank are still due.
-            let per_step = u128::from(self.timestep.units_per_step());
-            let (whole, part) = (self.bank - self.bank % per_step, self.bank % per_step);
-            let half = per_step / 2;
-            self.pending_shift += super::signed(half) - super::signed(part);
-            self.bank = whole + half;
+            let per_step = self.timestep.units_per_step();
+            self.bank.move_part(per_step / 2, per_step);
         }
         if !pacing.is_snapped() {
             self.forget_display();
@@ -129,13 +123,13 @@ impl FrameLoop {
     /// Every plan's phase shift so far, summed (see
     /// [`FramePlan::phase_shift_units`](crate::FramePlan::phase_shift_units)).
     pub const fn phase_shift_units(&self) -> i128 {
-        self.shift_total
+        self.bank.shift_total()
     }
 
     /// Phase shift made since the last plan by a pacing change, which the
     /// next plan will report.
     pub const fn pending_phase_shift_units(&self) -> i128 {
-        self.pending_shift
+        self.bank.pending()
     }
 
     /// Caps renders at `rate` a second of real time, a rate that need not
@@ -175,7 +169,7 @@ impl FrameLoop {
     /// a steady lattice of refreshes (always `None` unless the pacing is
     /// locked or snapped: pacing off and centred do not learn the display).
     pub fn refresh_period(&self) -> Option<Nanos> {
-        self.snapper.display.period()
+        self.snapper.refresh_period()
     }
 
     /// Sets the time scale from the next frame on. [`Speed::PAUSED`] stops
@@ -241,7 +235,7 @@ impl FrameLoop {
     /// the nanosecond.
     pub const fn sim_time_drawn(&self) -> Nanos {
         self.epoch
-            .sim_time_within(self.tick, saturate(self.bank), self.timestep)
+            .sim_time_within(self.tick, saturate(self.bank.units()), self.timestep)
     }
 
     /// Changes the fixed step from the next frame on, as a game's settings
@@ -302,14 +296,9 @@ impl FrameLoop {
             return;
         }
         self.epoch = self.epoch.rebased(self.tick, old, timestep);
-        // Under 2⁶⁴ times under 2⁶⁴: the product fits, and the bank keeps
-        // every whole step of the new rate it holds.
-        self.bank = self.bank * u128::from(timestep.units_per_nanosecond())
-            / u128::from(old.units_per_nanosecond());
+        self.bank
+            .rescale(old.units_per_nanosecond(), timestep.units_per_nanosecond());
         self.carry = 0;
-        self.shift_total = self
-            .shift_total
-            .wrapping_add(core::mem::take(&mut self.pending_shift));
         self.forget_display();
         self.timestep = timestep;
     }
@@ -318,18 +307,18 @@ impl FrameLoop {
     /// between a change to a shorter step and the next frame (see
     /// [`set_timestep`](FrameLoop::set_timestep)).
     pub const fn remainder(&self) -> Nanos {
-        self.timestep.units_to_nanos(self.bank)
+        self.timestep.units_to_nanos(self.bank.units())
     }
 
     /// Banked time in accumulator units (exact; see
     /// [`remainder`](FrameLoop::remainder)).
     pub const fn remainder_units(&self) -> u128 {
-        self.bank
+        self.bank.units()
     }
 
     /// The current blend factor (the one the last plan reported).
     pub const fn alpha(&self) -> Alpha {
-        Alpha::new(saturate(self.bank), self.timestep)
+        Alpha::new(saturate(self.bank.units()), self.timestep)
     }
 
     /// The fixed step.
@@ -356,9 +345,7 @@ impl FrameLoop {
     /// Forgets what pacing learned of the display, keeping what the display
     /// said of itself (the period hint).
     fn forget_display(&mut self) {
-        let hint = self.snapper.display.period_hint();
-        self.snapper = Snapper::new();
-        self.snapper.display.set_period_hint(hint);
+        self.snapper.forget();
     }
 
     /// Tells the planner the period the display says it refreshes at (a
@@ -367,13 +354,13 @@ impl FrameLoop {
     /// own (see [`DisplayModel::set_period_hint`](crate::DisplayModel::set_period_hint)).
     /// Kept across [`reset`](FrameLoop::reset) and pacing changes.
     pub fn set_refresh_hint(&mut self, period: Option<Nanos>) {
-        self.snapper.display.set_period_hint(period);
+        self.snapper.set_period_hint(period);
     }
 
     /// The refresh period hint (see
     /// [`set_refresh_hint`](FrameLoop::set_refresh_hint)).
     pub const fn refresh_hint(&self) -> Option<Nanos> {
-        self.snapper.display.period_hint()
+        self.snapper.period_hint()
     }
 }
 

@@ -148,7 +148,7 @@ pub(crate) struct Snap {
 
 impl Snap {
     /// A snap of `units`, if they fit.
-    fn of(units: i128, lattice: Option<Lattice>) -> Option<Snap> {
+    pub(crate) fn of(units: i128, lattice: Option<Lattice>) -> Option<Snap> {
         Some(Snap {
             units: i64::try_from(units).ok()?,
             lattice,
@@ -172,6 +172,21 @@ impl Snap {
         }
         Some(((remainder / part) * part + part / 2).min(per_step - 1))
     }
+}
+
+/// What snapping decides for a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pace {
+    /// Bank the frame's delta as measured.
+    AsMeasured,
+    /// Bank this snap in place of it.
+    Snap(Snap),
+    /// Locked pacing has stood down: bank the delta with the bank moved
+    /// back to the phase the plain accumulator would have, where every
+    /// phase shift so far sums to a whole number of steps. The frame then
+    /// runs the steps pacing off would run, and from there on, while
+    /// locked pacing stands down, it plans exactly as pacing off does.
+    BackToPlain,
 }
 
 /// Refreshes the display model may count ahead of what the bank has been
@@ -305,7 +320,7 @@ fn refresh_units(lattice: Option<Lattice>, period_fixed: u64, timestep: Timestep
 /// the bank has not been given yet.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Snapper {
-    pub(crate) display: DisplayModel,
+    display: DisplayModel,
     /// The lattice for the display model's period.
     found: LatticeCache,
     /// The lattice for the period display feedback measured.
@@ -352,10 +367,9 @@ impl Snapper {
     /// model follows a lattice it trusts, snaps the frame to the refreshes
     /// it spans. While `paused`, the frame is learned but not snapped, so
     /// the bank, and the alpha, stay where they were. When locked pacing
-    /// stands down, the bank goes back to the plain phase (see
-    /// [`realign`](Snapper::realign)) if `standing` gives the planner's bank
-    /// and the sum of its phase shifts (it gives none at a speed other than
-    /// normal: a scaled move back could take more than the bank holds).
+    /// stands down, it asks for the bank to go back to the plain phase
+    /// ([`Pace::BackToPlain`]); the planner says when it has
+    /// ([`stood_plain`](Snapper::stood_plain)).
     ///
     /// A steady frame's snap is known in advance: the model checks, as it
     /// follows the frame, that nothing has moved out of its bounds (nothing
@@ -373,8 +387,7 @@ impl Snapper {
         pacing: Pacing,
         timestep: Timestep,
         paused: bool,
-        standing: impl FnOnce() -> Option<(u64, i128)>,
-    ) -> Option<Snap> {
+    ) -> Pace {
         let refreshes = match &self.steady {
             Some(steady) if !paused => {
                 let (refreshes, kept) = self
@@ -382,7 +395,7 @@ impl Snapper {
                     .observe_then(now, |period, spread| steady.admits(period, spread));
                 if kept {
                     self.held = self.held.saturating_add(1);
-                    return Some(steady.snap);
+                    return Pace::Snap(steady.snap);
                 }
                 refreshes
             }
@@ -392,15 +405,50 @@ impl Snapper {
             // A frame at the instant of the one before (or earlier) brings
             // no time and says nothing of the display: snapping stays as
             // it stood, with its stance, what it owes and its steady snap.
-            return None;
+            return Pace::AsMeasured;
         }
-        let snap = self.snap_any(refreshes, raw, pacing, timestep, paused);
-        match standing() {
-            Some((bank, shift_total)) if snap.is_none() && pacing.needs_lattice() => {
-                self.realign(raw, bank, shift_total, timestep)
-            }
-            _ => snap,
+        match self.snap_any(refreshes, raw, pacing, timestep, paused) {
+            Some(snap) => Pace::Snap(snap),
+            None if pacing.needs_lattice() && self.stance != Stance::Plain => Pace::BackToPlain,
+            None => Pace::AsMeasured,
         }
+    }
+
+    /// What snapping has learned forgotten, keeping what the display said
+    /// of itself (the period hint).
+    pub(crate) fn forget(&mut self) {
+        let hint = self.display.period_hint();
+        *self = Snapper::new();
+        self.display.set_period_hint(hint);
+    }
+
+    /// The refresh period while the display model follows a steady
+    /// lattice.
+    pub(crate) fn refresh_period(&self) -> Option<Nanos> {
+        self.display.period()
+    }
+
+    /// How far apart frames are expected: the measured period, else the
+    /// hint.
+    pub(crate) fn frame_spacing(&self) -> Option<Nanos> {
+        self.display.period_or_hint()
+    }
+
+    /// The period the display says it refreshes at (see
+    /// [`DisplayModel::set_period_hint`]).
+    pub(crate) fn set_period_hint(&mut self, period: Option<Nanos>) {
+        self.display.set_period_hint(period);
+    }
+
+    /// The period hint.
+    pub(crate) const fn period_hint(&self) -> Option<Nanos> {
+        self.display.period_hint()
+    }
+
+    /// The planner has put its bank back at the plain phase: locked pacing
+    /// plans as pacing off until it snaps again.
+    pub(crate) fn stood_plain(&mut self) {
+        self.stance = Stance::Plain;
     }
 
     /// [`snap`](Snapper::snap) of any frame but a steady one, once the
@@ -435,8 +483,8 @@ impl Snapper {
             self.stance = Stance::StoodDown;
         }
         // Snapped pacing stands down: the refresh still owed is banked now,
-        // so game time keeps to the wall. (Locked pacing puts its bank back
-        // at the plain phase instead; see `realign`.)
+        // so game time keeps to the wall. (Locked pacing asks for its bank
+        // back at the plain phase instead: `Pace::BackToPlain`.)
         if was_snapping && self.owed > 0 && !pacing.needs_lattice() && !paused {
             let owed = i128::from(core::mem::take(&mut self.owed));
             let units = i128::try_from(timestep.nanos_to_units(raw)).unwrap_or(i128::MAX)
@@ -444,37 +492,6 @@ impl Snapper {
             return Snap::of(units, None);
         }
         None
-    }
-
-    /// The first frame locked pacing does not snap after frames it did:
-    /// the frame's delta, with the bank moved back to the phase the plain
-    /// accumulator would have (where every phase shift so far,
-    /// `shift_total`, sums to a whole number of steps). The frame then runs
-    /// the steps pacing off would run, and from there on, while locked
-    /// pacing stands down, it plans exactly as pacing off does.
-    #[cold]
-    fn realign(
-        &mut self,
-        raw: Nanos,
-        bank: u64,
-        shift_total: i128,
-        timestep: Timestep,
-    ) -> Option<Snap> {
-        if core::mem::replace(&mut self.stance, Stance::Plain) == Stance::Plain {
-            return None;
-        }
-        let per_step = i128::from(timestep.units_per_step());
-        let bank = i128::from(bank);
-        let to_plain = (bank - shift_total).rem_euclid(per_step) - bank;
-        // The bank never goes below zero: `bank + raw + to_plain` is the
-        // plain phase plus the delta.
-        let units = i128::try_from(timestep.nanos_to_units(raw)).unwrap_or(i128::MAX) + to_plain;
-        let snap = Snap::of(units, None);
-        if snap.is_none() {
-            // A delta too long to carry the move: the next frame makes it.
-            self.stance = Stance::StoodDown;
-        }
-        snap
     }
 
     /// Marks a gap since the previous observed frame: the time of hidden
