@@ -433,7 +433,7 @@ pub const REPORT_LAG: usize = 2;
 pub struct EvenStepFed {
     inner: EvenStep,
     /// The frames planned and not reported yet, with their shown times,
-    /// by frame number modulo [`REPORT_LAG`].
+    /// in the order planned, modulo [`REPORT_LAG`].
     pending: [Option<(evenstep_core::FrameId, u64)>; REPORT_LAG],
     next: usize,
     last_snapped: bool,
@@ -466,9 +466,7 @@ impl EvenStepFed {
     pub fn refused(&self) -> u64 {
         self.refused
     }
-}
 
-impl EvenStepFed {
     /// [`Fed::frame_fed`]: report the frame planned [`REPORT_LAG`] frames
     /// ago, then plan this one.
     #[inline]

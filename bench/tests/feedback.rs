@@ -25,7 +25,7 @@ fn run_fed<P: Fed + AsRef<EvenStepFed>>() -> (Vec<(u64, bool, bool)>, u64) {
 }
 
 /// Each frame's steps over [`CYCLES`] cycles of trace (g).
-fn run_unfed<P: Fed>() -> Vec<u64> {
+fn run_steps<P: Fed>() -> Vec<u64> {
     let trace = trace_jittery_60_shown();
     let mut peer = P::new(BUDGET_LARGE);
     (0..CYCLES)
@@ -78,9 +78,10 @@ fn pacing_off_takes_the_reports_and_plans_without_them() {
 }
 
 #[test]
-fn the_adapters_without_feedback_run_one_step_a_frame() {
+fn every_row_of_the_group_runs_one_step_a_frame() {
     let one_each = vec![1; CYCLES as usize * CYCLE];
-    assert_eq!(run_unfed::<EvenStep>(), one_each);
-    assert_eq!(run_unfed::<EvenStepLocked>(), one_each);
-    assert_eq!(run_unfed::<EvenStepLockedFed>().len(), one_each.len());
+    assert_eq!(run_steps::<EvenStep>(), one_each);
+    assert_eq!(run_steps::<EvenStepLocked>(), one_each);
+    assert_eq!(run_steps::<EvenStepLockedFed>(), one_each);
+    assert_eq!(run_steps::<EvenStepOffFed>(), one_each);
 }
