@@ -46,3 +46,13 @@ for adapter in evenstep evenstep_centred evenstep_locked evenstep_snapped; do
   row="$row $(( (many - one) / (20 * 1024) )) |"
 done
 echo "$row"
+echo
+echo "Display feedback on trace g (trace f, each frame reported shown two frames later), instructions per frame:"
+printf '| evenstep off | locked | locked, fed | off, fed | harness |\n|---|---|---|---|---|\n'
+row="|"
+for adapter in evenstep evenstep_locked evenstep_locked_fed evenstep_off_fed harness; do
+  one=$(count "$adapter" g 1)
+  many=$(count "$adapter" g 21)
+  row="$row $(( (many - one) / (20 * 1024) )) |"
+done
+echo "$row"

@@ -17,12 +17,18 @@
 //!   a_steady_60hz, but each frame is `begin_frame` + step iteration only, no
 //!   alpha (`PlanOnly::frame_no_alpha`): what evenstep-core's published
 //!   ≤ 3 ns/frame target covers. renew-frame is the comparison.
+//! * f_pacing_cost_jittery_60hz: evenstep-core under each pacing mode on a
+//!   jittery 60 Hz trace, cycled as (a).
+//! * g_feedback_jittery_60hz: trace (f), each frame with the time it is
+//!   shown, cycled as (a); the adapters with feedback report each frame
+//!   shown two frames after planning it (`Fed::frame_fed`).
 
 use divan::{Bencher, black_box};
 use evenstep_bench::{
     BUDGET_LARGE, BUDGET_OVERLOAD, BevyFixed, BevyVirtualFixed, EvenStep, EvenStepCentred,
-    EvenStepLocked, EvenStepSnapped, GameLoopPeer, Harness, Peer, PlanOnly, RenewFrame, cycle_span,
-    trace_display_144, trace_jittery_60, trace_spike_200ms, trace_steady_60,
+    EvenStepLocked, EvenStepLockedFed, EvenStepOffFed, EvenStepSnapped, Fed, GameLoopPeer, Harness,
+    Peer, PlanOnly, RenewFrame, cycle_span, trace_display_144, trace_jittery_60,
+    trace_jittery_60_shown, trace_spike_200ms, trace_steady_60,
 };
 
 fn main() {
@@ -155,4 +161,34 @@ fn e_steady_60hz_begin_frame_and_steps_no_alpha<P: PlanOnly>(bencher: Bencher) {
 )]
 fn f_pacing_cost_jittery_60hz<P: Peer>(bencher: Bencher) {
     cycle::<P>(bencher, trace_jittery_60(), cycle_span(60), BUDGET_LARGE);
+}
+
+/// (g) The cost of display feedback: trace (f), each frame with the time it
+/// is shown (the refresh after its timestamp plus 10 ms). Pacing off and
+/// locked without feedback ignore the shown times; the `_fed` adapters
+/// report each frame shown two frames after planning it, and locked pacing
+/// then plans every frame for its predicted showing (`tests/traces.rs`
+/// checks that it does). The target: locked pacing, with or without
+/// feedback, costs no more than twice pacing off.
+#[divan::bench(
+    types = [EvenStep, EvenStepLocked, EvenStepLockedFed, EvenStepOffFed, Harness],
+    sample_size = CYCLE_SAMPLE
+)]
+fn g_feedback_jittery_60hz<P: Fed>(bencher: Bencher) {
+    let trace = trace_jittery_60_shown();
+    let span = cycle_span(60);
+    let mut peer = P::new(BUDGET_LARGE);
+    let mut i = 0usize;
+    let mut base = 0u64;
+    bencher.bench_local(move || {
+        if i == trace.len() {
+            base += span;
+            i = 0;
+        }
+        let (now, shown) = trace[i];
+        let now = black_box(base + now);
+        let shown = black_box(base + shown);
+        i += 1;
+        peer.frame_fed(now, shown)
+    });
 }

@@ -4,15 +4,17 @@
 //! shared machine where nanosecond timings wander by tens of percent.
 //!
 //! `cargo run --release --example instructions -- <adapter> <trace> <repeats>`,
-//! where a trace is `a`, `b`, `e` or `f`, or `c1`/`d1` (a spike frame after
-//! the steady ones) and `c0`/`d0` (the steady ones alone).
+//! where a trace is `a`, `b`, `e`, `f` or `g` (trace f with shown times,
+//! for the adapters that report frames shown), or `c1`/`d1` (a spike frame
+//! after the steady ones) and `c0`/`d0` (the steady ones alone).
 
 use std::hint::black_box;
 
 use evenstep_bench::{
     BUDGET_LARGE, BUDGET_OVERLOAD, BevyFixed, BevyVirtualFixed, EvenStep, EvenStepCentred,
-    EvenStepLocked, EvenStepSnapped, GameLoopPeer, Harness, Peer, PlanOnly, RenewFrame, cycle_span,
-    trace_display_144, trace_jittery_60, trace_spike_200ms, trace_steady_60,
+    EvenStepLocked, EvenStepLockedFed, EvenStepOffFed, EvenStepSnapped, Fed, GameLoopPeer, Harness,
+    Peer, PlanOnly, RenewFrame, cycle_span, trace_display_144, trace_jittery_60,
+    trace_jittery_60_shown, trace_spike_200ms, trace_steady_60,
 };
 
 fn run<P: PlanOnly>(trace: &str, repeats: u64) -> u64 {
@@ -68,7 +70,39 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let (adapter, trace) = (args[1].as_str(), args[2].as_str());
     let repeats: u64 = args[3].parse().expect("repeats");
-    let steps = match adapter {
+    let steps = if trace == "g" {
+        match adapter {
+            "evenstep" => run_fed::<EvenStep>(repeats),
+            "evenstep_locked" => run_fed::<EvenStepLocked>(repeats),
+            "evenstep_locked_fed" => run_fed::<EvenStepLockedFed>(repeats),
+            "evenstep_off_fed" => run_fed::<EvenStepOffFed>(repeats),
+            "harness" => run_fed::<Harness>(repeats),
+            other => panic!("unknown adapter {other:?} for trace g"),
+        }
+    } else {
+        run_adapter(adapter, trace, repeats)
+    };
+    println!("{steps}");
+}
+
+/// Trace g: one adapter for every repeat, the trace (timestamps and shown
+/// times) shifted on each time, as in the benchmark.
+fn run_fed<P: Fed>(repeats: u64) -> u64 {
+    let frames = trace_jittery_60_shown();
+    let span = cycle_span(60);
+    let mut peer = P::new(BUDGET_LARGE);
+    let (mut total, mut base) = (0, 0);
+    for _ in 0..repeats {
+        for &(t, shown) in &frames {
+            total += peer.frame_fed(black_box(base + t), black_box(base + shown));
+        }
+        base += span;
+    }
+    total
+}
+
+fn run_adapter(adapter: &str, trace: &str, repeats: u64) -> u64 {
+    match adapter {
         "evenstep" => run::<EvenStep>(trace, repeats),
         "renew" => run::<RenewFrame>(trace, repeats),
         "harness" => run::<Harness>(trace, repeats),
@@ -79,8 +113,7 @@ fn main() {
         "bevy" => run_frames::<BevyFixed>(trace, repeats),
         "bevy_virtual" => run_frames::<BevyVirtualFixed>(trace, repeats),
         other => panic!("unknown adapter {other:?}"),
-    };
-    println!("{steps}");
+    }
 }
 
 /// Peers without a no-alpha variant: trace e is not defined for them.

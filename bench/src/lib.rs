@@ -10,6 +10,9 @@
 //! [`PlanOnly`] is the one exception, and it is a separate method: planning
 //! and step iteration with no alpha, for evenstep-core's published
 //! "begin_frame + step iteration" target and renew-frame as its comparison.
+//! [`Fed`] is the other: a frame that comes with the time it is shown, for
+//! the adapters that report frames shown to evenstep-core (display
+//! feedback).
 //!
 //! No adapter reads a real clock. Ported from the standalone `peerbench`
 //! project; see README.md for the caveats of each peer.
@@ -365,15 +368,11 @@ paced_adapter!(
     evenstep_core::Pacing::snapped(Duration::from_millis(2)).expect("2 ms is a valid tolerance")
 );
 
-impl Peer for EvenStep {
-    const NAME: &'static str = "evenstep_core";
-
-    fn new(budget: u32) -> Self {
-        Self::paced(budget, evenstep_core::Pacing::OFF)
-    }
-
+impl EvenStep {
+    /// [`Peer::frame`], also returning the plan's frame number and whether
+    /// it was snapped, for the adapters that report frames shown.
     #[inline]
-    fn frame(&mut self, now_ns: u64) -> u64 {
+    fn plan_frame(&mut self, now_ns: u64) -> (u64, evenstep_core::FrameId, bool) {
         let plan = self
             .inner
             .begin_frame(evenstep_core::Timestamp::from_nanos(now_ns));
@@ -384,7 +383,20 @@ impl Peer for EvenStep {
         }
         self.last_dropped = plan.steps_dropped();
         self.last_alpha = black_box(plan.alpha().as_f32());
-        ran
+        (ran, plan.frame(), plan.snapped())
+    }
+}
+
+impl Peer for EvenStep {
+    const NAME: &'static str = "evenstep_core";
+
+    fn new(budget: u32) -> Self {
+        Self::paced(budget, evenstep_core::Pacing::OFF)
+    }
+
+    #[inline]
+    fn frame(&mut self, now_ns: u64) -> u64 {
+        self.plan_frame(now_ns).0
     }
 
     fn last_dropped(&self) -> u64 {
@@ -395,6 +407,162 @@ impl Peer for EvenStep {
         f64::from(self.last_alpha)
     }
 }
+
+// ---------------------------------------------------------------------------
+// Display feedback (group g only).
+// ---------------------------------------------------------------------------
+
+/// Frames that come with the time the display will show them: the shape of
+/// group (g). An adapter with display feedback reports each frame shown
+/// [`REPORT_LAG`] frames after planning it, as a platform's present timing
+/// arrives a few frames late; one without ignores `shown_ns`, so every row
+/// of the group pays the same harness.
+pub trait Fed: Peer {
+    /// Plan one frame at `now_ns`, which the display shows at `shown_ns`,
+    /// run its steps and compute its alpha, as [`Peer::frame`] does; an
+    /// adapter with feedback first reports the frame planned
+    /// [`REPORT_LAG`] frames before. Returns the steps run.
+    fn frame_fed(&mut self, now_ns: u64, shown_ns: u64) -> u64;
+}
+
+/// How many frames after planning a frame its report comes.
+pub const REPORT_LAG: usize = 2;
+
+/// [`EvenStep`] reporting every frame shown [`REPORT_LAG`] frames after
+/// planning it, through `FrameLoop::frame_shown`, before planning the next.
+pub struct EvenStepFed {
+    inner: EvenStep,
+    /// The frames planned and not reported yet, with their shown times,
+    /// in the order planned, modulo [`REPORT_LAG`].
+    pending: [Option<(evenstep_core::FrameId, u64)>; REPORT_LAG],
+    next: usize,
+    last_snapped: bool,
+    refused: u64,
+}
+
+impl EvenStepFed {
+    /// A 60 Hz planner with `pacing` that will be told when frames are shown.
+    pub fn paced(budget: u32, pacing: evenstep_core::Pacing) -> Self {
+        Self {
+            inner: EvenStep::paced(budget, pacing),
+            pending: [None; REPORT_LAG],
+            next: 0,
+            last_snapped: false,
+            refused: 0,
+        }
+    }
+
+    /// The planner, to read what feedback has taught it.
+    pub fn frames(&self) -> &evenstep_core::FrameLoop {
+        &self.inner.inner
+    }
+
+    /// Whether the last frame's plan was snapped.
+    pub fn last_snapped(&self) -> bool {
+        self.last_snapped
+    }
+
+    /// Reports the planner refused (none on the benched trace).
+    pub fn refused(&self) -> u64 {
+        self.refused
+    }
+
+    /// [`Fed::frame_fed`]: report the frame planned [`REPORT_LAG`] frames
+    /// ago, then plan this one.
+    #[inline]
+    fn frame_fed(&mut self, now_ns: u64, shown_ns: u64) -> u64 {
+        let slot = &mut self.pending[self.next];
+        if let Some((frame, at)) = slot.take() {
+            let at = evenstep_core::Timestamp::from_nanos(at);
+            if self.inner.inner.frame_shown(frame, at).is_err() {
+                self.refused += 1;
+            }
+        }
+        let (ran, frame, snapped) = self.inner.plan_frame(now_ns);
+        self.pending[self.next] = Some((frame, shown_ns));
+        self.next = (self.next + 1) % REPORT_LAG;
+        self.last_snapped = snapped;
+        ran
+    }
+}
+
+/// [`EvenStepFed`] with pacing off: what taking the reports costs a
+/// planner that does not use them.
+pub struct EvenStepOffFed(pub EvenStepFed);
+
+/// [`EvenStepFed`] with locked pacing (evenstep-core's default), which
+/// plans each frame for its predicted showing once the reports are trusted.
+pub struct EvenStepLockedFed(pub EvenStepFed);
+
+macro_rules! fed_adapter {
+    ($name:ident, $label:literal, $pacing:expr) => {
+        impl Peer for $name {
+            const NAME: &'static str = $label;
+
+            fn new(budget: u32) -> Self {
+                Self(EvenStepFed::paced(budget, $pacing))
+            }
+
+            /// Without a shown time there is nothing to report.
+            #[inline]
+            fn frame(&mut self, now_ns: u64) -> u64 {
+                self.0.inner.frame(now_ns)
+            }
+
+            fn last_dropped(&self) -> u64 {
+                self.0.inner.last_dropped()
+            }
+
+            fn last_alpha(&self) -> f64 {
+                self.0.inner.last_alpha()
+            }
+        }
+
+        impl Fed for $name {
+            #[inline]
+            fn frame_fed(&mut self, now_ns: u64, shown_ns: u64) -> u64 {
+                self.0.frame_fed(now_ns, shown_ns)
+            }
+        }
+    };
+}
+
+impl AsRef<EvenStepFed> for EvenStepOffFed {
+    fn as_ref(&self) -> &EvenStepFed {
+        &self.0
+    }
+}
+
+impl AsRef<EvenStepFed> for EvenStepLockedFed {
+    fn as_ref(&self) -> &EvenStepFed {
+        &self.0
+    }
+}
+
+fed_adapter!(
+    EvenStepOffFed,
+    "evenstep_core_off_fed",
+    evenstep_core::Pacing::OFF
+);
+fed_adapter!(
+    EvenStepLockedFed,
+    "evenstep_core_locked_fed",
+    evenstep_core::Pacing::LOCKED
+);
+
+/// Adapters without feedback: the shown time is not theirs to know.
+macro_rules! unfed {
+    ($($name:ident),*) => {
+        $(impl Fed for $name {
+            #[inline]
+            fn frame_fed(&mut self, now_ns: u64, _shown_ns: u64) -> u64 {
+                self.frame(now_ns)
+            }
+        })*
+    };
+}
+
+unfed!(EvenStep, EvenStepLocked, Harness);
 
 // ---------------------------------------------------------------------------
 // The harness floor.
@@ -527,6 +695,29 @@ pub fn trace_jittery_60() -> Vec<u64> {
     ];
     (1..=CYCLE as u64)
         .map(|k| (PHASE_NS + display_ts(k, 60)).saturating_add_signed(JITTER[k as usize % 8]))
+        .collect()
+}
+
+/// The pipeline's latch in trace (g): a frame stamped `t` is shown at the
+/// first refresh at or after `t` plus this.
+pub const SHOWN_LATCH_NS: u64 = 10_000_000;
+
+/// (g) trace (f), each frame with the time it is shown: the first refresh
+/// at or after its timestamp plus [`SHOWN_LATCH_NS`], on the 60 Hz display
+/// the timestamps jitter around (refresh `n` at `PHASE_NS + display_ts(n, 60)`).
+/// With ±0.75 ms of jitter, every frame is shown on the refresh after the
+/// one it is stamped near, so the latency is steady.
+pub fn trace_jittery_60_shown() -> Vec<(u64, u64)> {
+    let mut refresh = 0;
+    trace_jittery_60()
+        .into_iter()
+        .map(|t| {
+            let latch = t + SHOWN_LATCH_NS;
+            while PHASE_NS + display_ts(refresh, 60) < latch {
+                refresh += 1;
+            }
+            (t, PHASE_NS + display_ts(refresh, 60))
+        })
         .collect()
 }
 
