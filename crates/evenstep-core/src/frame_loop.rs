@@ -138,7 +138,11 @@ impl FrameLoop {
     pub fn begin_frame(&mut self, now: Timestamp) -> FramePlan {
         let raw = self.advance_to(now);
         let frame = self.shown.number(now, true);
-        let snap = self.pace(now, raw);
+        let snap = if self.pacing.is_snapped() {
+            self.pace(now, raw)
+        } else {
+            None
+        };
         let plan = match self.plan_common_frame(raw, snap) {
             Some(plan) => plan,
             None => self.plan_any_frame(raw, snap, true),
@@ -224,9 +228,6 @@ impl FrameLoop {
     /// display model counts from the stamps.
     #[inline]
     fn pace(&mut self, now: Timestamp, raw: Nanos) -> Option<Snap> {
-        if !self.pacing.is_snapped() {
-            return None;
-        }
         let predicted = self.shown.refreshes_to(now);
         match predicted {
             Some((refreshes, period)) if !self.speed.is_paused() && !raw.is_zero() => {

@@ -150,6 +150,10 @@ impl ShownLattice {
                 ..self
             };
         }
+        // The usual report: one refresh after the latest.
+        if (gap - self.period).abs() * FIT_DIVISOR <= self.period {
+            return self.counted(at, 1, 1);
+        }
         (1..=MOST_DIVISIONS)
             .find_map(|parts| self.fit_parts(at, gap, parts))
             .unwrap_or(ShownLattice::at(at))
@@ -167,16 +171,28 @@ impl ShownLattice {
         if refreshes < 1 || off.abs() * FIT_DIVISOR > period {
             return None;
         }
+        Some(self.counted(at, refreshes, parts))
+    }
+
+    /// The lattice once `at` is counted `refreshes` of the period cut into
+    /// `parts` after the latest point. The period is measured over the
+    /// whole span since the lattice was started (exact to a report's own
+    /// error over the span) whenever the refreshes counted pass a power of
+    /// two, and when the period is cut.
+    fn counted(self, at: i128, refreshes: i128, parts: i128) -> ShownLattice {
         let since = self.since * parts + refreshes;
-        Some(ShownLattice {
+        let measure = parts > 1 || since.ilog2() > self.since.max(1).ilog2();
+        ShownLattice {
             point: at,
-            // The span over the refreshes counted: exact to a report's own
-            // error over the whole span.
-            period: (at - self.base) / since,
+            period: if measure {
+                (at - self.base) / since
+            } else {
+                self.period
+            },
             base: self.base,
             since,
             fitted: self.fitted.saturating_add(1),
-        })
+        }
     }
 }
 
@@ -248,6 +264,10 @@ pub(crate) struct Shown {
     latest: Option<(FrameId, Timestamp)>,
     lattice: Option<ShownLattice>,
     latency: Option<Latency>,
+    /// What frames are predicted from, once the lattice and the latency
+    /// are trusted: the latest refresh, the period and the latch offset,
+    /// in 2⁻¹⁶ ns.
+    model: Option<(i128, i128, i128)>,
     /// The previous frame's predicted refresh, in 2⁻¹⁶ ns, if it was
     /// predicted and nothing broke the count since.
     previous: Option<i128>,
@@ -267,6 +287,7 @@ impl Shown {
             latest: None,
             lattice: None,
             latency: None,
+            model: None,
             previous: None,
         }
     }
@@ -282,6 +303,7 @@ impl Shown {
 
     /// Numbers a plan made at `now`, remembering it as a frame a report may
     /// name if it is `drawn`.
+    #[inline]
     pub(crate) fn number(&mut self, now: Timestamp, drawn: bool) -> FrameId {
         let frame = self.next;
         self.next = frame.next();
@@ -350,6 +372,15 @@ impl Shown {
         if lattice.fitted == 0 {
             // A new lattice: predictions made on the old one do not count.
             self.latency = None;
+        }
+        let offset = self.latency.and_then(Latency::offset);
+        self.model = match offset {
+            Some(offset) if lattice.fitted >= TRUST_AFTER => {
+                Some((lattice.point, lattice.period, offset))
+            }
+            _ => None,
+        };
+        if self.model.is_none() {
             self.previous = None;
         }
         Ok(())
@@ -396,32 +427,27 @@ impl Shown {
     /// a frame stamped `now`, and the period they are counted in (2⁻¹⁶
     /// ns), once the reports are trusted and the previous frame was
     /// predicted; the prediction is kept for the next frame either way.
+    #[inline]
     pub(crate) fn refreshes_to(&mut self, now: Timestamp) -> Option<(u64, i128)> {
-        let (Some(lattice), Some(offset)) = (self.lattice, self.latency.and_then(Latency::offset))
-        else {
-            self.previous = None;
-            return None;
-        };
-        if lattice.fitted < TRUST_AFTER {
-            self.previous = None;
-            return None;
-        }
-        let period = lattice.period;
-        let target = fixed(now) + offset;
-        // The first refresh at or after the target.
-        let ahead = (target - lattice.point).div_euclid(period)
-            + i128::from((target - lattice.point).rem_euclid(period) != 0);
-        let refresh = lattice.point + ahead * period;
+        let (point, period, offset) = self.model?;
+        let refresh = first_refresh(point, period, fixed(now) + offset);
         let slot = slot_of(FrameId::from_raw(self.next.get().wrapping_sub(1)));
         self.predicted[slot] = u32::try_from(nanos(refresh - fixed(now))).unwrap_or(NOT_PREDICTED);
         let previous = self.previous.replace(refresh)?;
         if !self.proven() {
             return None;
         }
-        if refresh <= previous {
-            return Some((0, period));
-        }
-        let refreshes = (refresh - previous + period / 2) / period;
+        let gap = refresh - previous;
+        // Both are refreshes of a lattice the reports may have nudged since:
+        // the gap is counted to the nearest refresh.
+        let refreshes = if gap * 2 < period {
+            0
+        } else if gap * 2 < period * 3 {
+            // The usual frame: one refresh after the previous.
+            1
+        } else {
+            (gap + period / 2) / period
+        };
         Some((u64::try_from(refreshes).unwrap_or(u64::MAX), period))
     }
 
@@ -438,6 +464,22 @@ impl Shown {
             trusted: lattice.fitted >= TRUST_AFTER && offset.is_some() && self.proven(),
         })
     }
+}
+
+/// The first refresh of the lattice through `point` with `period` at or
+/// after `target` (all in 2⁻¹⁶ ns). The target is usually a few refreshes
+/// after the point (the latest report's refresh, plus the latency): those
+/// are counted one by one.
+fn first_refresh(point: i128, period: i128, target: i128) -> i128 {
+    let ahead = target - point;
+    if 0 < ahead && ahead <= 8 * period {
+        let mut refresh = point + period;
+        while refresh < target {
+            refresh += period;
+        }
+        return refresh;
+    }
+    point + (ahead.div_euclid(period) + i128::from(ahead.rem_euclid(period) != 0)) * period
 }
 
 /// The slot of a frame in the ring of frames in flight.
