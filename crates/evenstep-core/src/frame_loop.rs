@@ -51,8 +51,9 @@ use crate::{FramePlan, Nanos, Pacing, RenderCap, Speed, StepBudget, Timestamp, T
 ///   snapping counts (under 1% for a whole multiple or divisor of the step,
 ///   0.25% for another fraction, 0.1% for a 59.94 Hz display on 60 Hz
 ///   steps), or, for snapped pacing on a period that fits no fraction of
-///   the step, the display model's error in the period (under 0.01% on
-///   steady displays). `tests/time_scale.rs` checks the law and its bound.
+///   the step and for locked pacing following the stamps' own pace off a
+///   whole lattice, the display model's error in the period (under 0.01%
+///   on steady displays). `tests/time_scale.rs` checks the law and its bound.
 ///
 /// The planner owns the tick, the number of the next step to run; a driver
 /// reads it with [`tick`](FrameLoop::tick).
