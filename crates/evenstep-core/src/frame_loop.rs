@@ -55,10 +55,11 @@ use crate::{FramePlan, Nanos, Pacing, RenderCap, Speed, StepBudget, Timestamp, T
 ///   snapping counts (under 1% for a whole multiple or divisor of the step,
 ///   0.25% for another fraction, 0.1% for a 59.94 Hz display on 60 Hz
 ///   steps), or, for snapped pacing on a period that fits no fraction of
-///   the step, the display model's error in the period (under 0.01% on
-///   steady displays); for frames planned from display feedback, the same
-///   with the period the reports measured. `tests/time_scale.rs` checks
-///   the law and its bound, with and without feedback.
+///   the step and for locked pacing following the stamps' own pace off a
+///   whole lattice, the display model's error in the period (under 0.01%
+///   on steady displays); for frames planned from display feedback, the
+///   same with the period the reports measured. `tests/time_scale.rs`
+///   checks the law and its bound, with and without feedback.
 /// - **Feedback moves where refreshes are counted, never the books.** A
 ///   report ([`frame_shown`](FrameLoop::frame_shown)) only teaches; a
 ///   frame planned from it is snapped like any other, so every rule above

@@ -21,7 +21,7 @@ use evenstep_core::{
 const FROZEN: [(Paced, u64); 4] = [
     (Paced::Off, 0xeb30_b30e_075d_73b7),
     (Paced::Centred, 0x8593_7329_abcb_3ec0),
-    (Paced::Locked, 0x15dd_3fc2_a86c_0b95),
+    (Paced::Locked, 0x7167_1371_e737_adac),
     (Paced::SnappedCapped, 0xa8ad_ed5c_5f64_577b),
 ];
 

@@ -701,3 +701,82 @@ fn a_frame_at_the_instant_of_the_one_before_leaves_snapping_as_it_stood() {
         assert_eq!(frames.phase_shift_units() - shift, -60, "{pacing:?}");
     }
 }
+
+/// `frames` stamps from `start`, `period` ns apart, each jittered
+/// uniformly by up to `jitter_ns`.
+fn paced(start: u64, period: u64, frames: usize, jitter_ns: u64, seed: u64) -> Vec<u64> {
+    let mut rng = SplitMix(seed);
+    (1..=frames as u64)
+        .map(|k| (start + k * period).saturating_add_signed(rng.jitter(jitter_ns)))
+        .collect()
+}
+
+/// 300 frames of a 59.95 Hz display (±0.5 ms), then 600 at `period` ns
+/// (±1 ms): the stamps of a game that locked pacing snapped to the display
+/// and that then keeps a pace of its own.
+fn display_then_pace(period: u64) -> Vec<u64> {
+    let mut stamps = paced(1_000_000_000, 16_680_567, 300, 500_000, 18);
+    let last = *stamps.last().expect("300 frames");
+    stamps.extend(paced(last, period, 600, 1_000_000, 19));
+    stamps
+}
+
+/// The frames `pacing` snapped, of the last 600 of `stamps`.
+fn snapped_at_the_end(stamps: &[u64], pacing: Pacing) -> usize {
+    let start = Timestamp::from_nanos(stamps[0] - 16_680_567);
+    let mut frames =
+        FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, start).with_pacing(pacing);
+    let plans: Vec<bool> = stamps
+        .iter()
+        .map(|&t| frames.begin_frame(Timestamp::from_nanos(t)).snapped())
+        .collect();
+    plans[plans.len() - 600..].iter().filter(|&&s| s).count()
+}
+
+#[test]
+fn behind_a_deep_queue_locked_pacing_follows_stamps_a_per_cent_slower_than_the_display() {
+    // 16.84 ms is 1% longer than a 60 Hz step: no whole lattice of it, and
+    // the display it locked onto is still showing one frame a refresh.
+    let stamps = display_then_pace(16_840_000);
+    assert_eq!(snapped_at_the_end(&stamps, Pacing::LOCKED), 600);
+    assert_eq!(snapped_at_the_end(&stamps, snapped(2)), 600);
+}
+
+#[test]
+fn locked_pacing_stands_down_and_plans_as_off_once_the_stamps_leave_the_display_pace() {
+    // 77 fps after a 59.95 Hz start: a frame limiter of the game's own.
+    let stamps = display_then_pace(12_987_013);
+    let start = Timestamp::from_nanos(stamps[0] - 16_680_567);
+    let mut locked = FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, start);
+    let mut off =
+        FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, start).with_pacing(Pacing::OFF);
+    let plans: Vec<(bool, u64, u64)> = stamps
+        .iter()
+        .map(|&t| {
+            let now = Timestamp::from_nanos(t);
+            let plan = locked.begin_frame(now);
+            (
+                plan.snapped(),
+                plan.steps_run(),
+                off.begin_frame(now).steps_run(),
+            )
+        })
+        .collect();
+    let (before, after) = plans.split_at(300);
+    assert!(before[100..].iter().all(|&(snapped, ..)| snapped));
+    // It stands down when the display model loses the lattice, holds the
+    // bank while the model looks for the next one, and finds one that is
+    // not near the display it followed: the bank goes back to the plain
+    // phase (a move the plan reports as a snap), and from there every
+    // frame plans as pacing off does.
+    let last_snapped = after
+        .iter()
+        .rposition(|&(snapped, ..)| snapped)
+        .expect("locked pacing snaps on after the change of pace");
+    assert_eq!(last_snapped, 47);
+    assert!(
+        after[last_snapped + 1..]
+            .iter()
+            .all(|&(snapped, locked, off)| !snapped && locked == off)
+    );
+}

@@ -1,7 +1,8 @@
 //! The deep-queue profiles of the default suite (18 to 21): their timing
 //! statistics match a full-screen vsync capture with a deep present queue,
-//! they reproduce its ranking (Godot's jitter fix, then snapped, then
-//! locked, then the plain accumulator), and their verdicts are pinned.
+//! Godot's jitter fix and snapped pacing run fewer wrong frames on them than
+//! the plain accumulator, as on the capture, the default runs no more than
+//! snapped pacing, and their verdicts are pinned.
 
 use evenstep_lab::{Config, Settings, SweepReport, TraceStats, default_suite, judge_trace};
 
@@ -127,16 +128,30 @@ fn the_deep_queue_profiles_sit_near_the_capture_they_model() {
 }
 
 #[test]
-fn behind_a_deep_queue_godot_leads_then_snapped_then_locked_then_the_plain_accumulator() {
+fn behind_a_deep_queue_godot_and_snapped_run_fewer_wrong_frames_than_the_plain_accumulator() {
     for number in DEEP {
         let report = verdict(number);
         let [naive, godot, _, _, snapped, locked, _] = totals(&report);
         assert!(
-            godot < snapped && snapped < locked && locked < naive,
+            godot < naive && snapped < naive && locked < naive,
             "profile {number}: {:?}",
             totals(&report)
         );
     }
+}
+
+#[test]
+fn behind_a_deep_queue_the_default_runs_no_more_wrong_frames_than_snapped_pacing() {
+    // Summed over the four profiles: locked pacing follows the stamps' own
+    // pace as snapped pacing does, once it has locked onto the display.
+    let sums = DEEP.iter().fold([0; 7], |mut sums, &number| {
+        for (sum, total) in sums.iter_mut().zip(totals(&verdict(number))) {
+            *sum += total;
+        }
+        sums
+    });
+    let [.., snapped, locked, _] = sums;
+    assert!(locked <= snapped, "{sums:?}");
 }
 
 #[test]
@@ -145,10 +160,10 @@ fn the_deep_queue_verdicts_are_pinned() {
     // naive f64, godot jitter fix, off, centred, snapped, locked, and
     // locked with feedback.
     let pinned = [
-        [6_140, 3_729, 6_140, 6_140, 3_882, 5_679, 3_503],
-        [5_518, 3_282, 5_518, 5_518, 3_400, 4_960, 2_709],
-        [6_224, 3_965, 6_224, 6_224, 4_074, 5_765, 2_784],
-        [5_925, 3_613, 5_925, 5_925, 3_801, 5_469, 3_849],
+        [6_140, 3_729, 6_140, 6_140, 3_882, 3_965, 3_511],
+        [5_518, 3_282, 5_518, 5_518, 3_400, 3_098, 2_709],
+        [6_224, 3_965, 6_224, 6_224, 4_074, 3_867, 2_782],
+        [5_925, 3_613, 5_925, 5_925, 3_801, 3_939, 3_843],
     ];
     for (number, pinned) in DEEP.iter().zip(pinned) {
         assert_eq!(totals(&verdict(*number)), pinned, "profile {number}");

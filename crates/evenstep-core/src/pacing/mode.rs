@@ -14,7 +14,12 @@ use crate::Nanos;
 ///   [display model](crate::DisplayModel) locks onto a steady lattice of
 ///   refreshes whose period is a whole multiple or divisor of the step
 ///   (60 steps a second on a 60, 120 or 240 Hz display, or 59.95), and then
-///   snapped to it; when it loses the lattice, the bank goes back to where
+///   snapped to it. Once snapping, it follows the stamps' own pace while
+///   they stay steady and within a twentieth of that refresh (a game behind
+///   a deep vsync queue, a little faster or slower than the display), as
+///   snapped pacing does, also through a lattice the model loses and finds
+///   again. When it stands down otherwise (the stamps scatter or leave that
+///   pace, a stall, no lattice found again), the bank goes back to where
 ///   the plain accumulator's would be.
 /// - [`Pacing::OFF`]: the plain accumulator.
 /// - [`Pacing::CENTRED`]: the bank starts at half a step, as far from both
@@ -27,7 +32,8 @@ use crate::Nanos;
 /// A snapped frame banks the refreshes it spans on the display's lattice
 /// instead of its measured delta; when the period is within 1% of a whole
 /// multiple or divisor of the step, exactly that many steps' worth, with the
-/// bank kept mid-range. Game time then follows the display: one step a
+/// bank kept mid-range; on a period that fits no fraction of the step,
+/// refreshes of the period the display model measured. Game time then follows the display: one step a
 /// frame at 60 Hz, one every other frame at 120 Hz, two after a missed
 /// refresh, and a 59.95 Hz display runs 60 Hz game time 0.08% slow. At
 /// any speed, a snapped frame banks its refreshes scaled by the speed, so
@@ -46,7 +52,9 @@ use crate::Nanos;
 /// at start: on real captures it was worse than no pacing for some start
 /// phases. Locked pacing leaves such runs exactly as pacing off plans
 /// them, so it is never worse than off there, and snaps only where the
-/// display's rhythm is plain. The lab's README has the measurements.
+/// display's rhythm is plain: it starts only on a whole lattice of the
+/// step, and follows the stamps from there only while they keep near its
+/// refresh. The lab's README has the measurements.
 ///
 /// **With display feedback.** Once a game reports when its frames were
 /// shown ([`FrameLoop::frame_shown`](crate::FrameLoop::frame_shown)) and the
@@ -102,7 +110,8 @@ impl Pacing {
 
     /// The plain accumulator until the display model locks onto a steady
     /// lattice of refreshes whose period is a whole multiple or divisor of
-    /// the step, then snapped to it. The default.
+    /// the step, then snapped to it, and to the stamps' own pace while it
+    /// stays within a twentieth of that refresh. The default.
     pub const LOCKED: Pacing = Pacing {
         mode: Mode::Locked,
         tolerance: Nanos::ZERO,
@@ -161,7 +170,8 @@ impl Pacing {
     }
 
     /// Whether snapping needs the period to be a whole multiple or divisor
-    /// of the step (locked), or also snaps other periods (snapped).
+    /// of the step to start, and puts the bank back at the plain phase when
+    /// it stands down (locked), or snaps any period (snapped).
     pub(crate) const fn needs_lattice(self) -> bool {
         matches!(self.mode, Mode::Locked)
     }

@@ -6,12 +6,14 @@
 //! the steps form a
 //! [`Lattice`]: a refresh is then worth a fixed number of accumulator units,
 //! and the bank is kept in the middle of the part of the step it is in, as
-//! far from a step boundary as it can be.
+//! far from a step boundary as it can be. Locked pacing starts snapping only
+//! on a whole lattice it trusts, and then follows the stamps' own pace while
+//! it stays near that lattice's refresh.
 
 use core::num::NonZeroU64;
 
 use crate::ratio::gcd;
-use crate::{DisplayModel, Nanos, Pacing, Speed, Timestamp, Timestep};
+use crate::{DisplayModel, Nanos, Pacing, Rhythm, Speed, Timestamp, Timestep};
 
 /// The largest denominator of a refresh-to-step fraction with a lattice.
 const MOST_PARTS: u64 = 12;
@@ -116,20 +118,20 @@ impl Lattice {
         let refresh = u128::from(self.per_refresh.get());
         period_units.abs_diff(refresh) * 200 <= refresh
     }
+}
 
-    /// The periods, in ns, that [`is_close`](Lattice::is_close) admits
-    /// (rounded inward, so every one of them is admitted).
-    fn close_band(self, timestep: Timestep) -> (u64, u64) {
-        let refresh = u128::from(self.per_refresh.get());
-        let per_nano = u128::from(timestep.units_per_nanosecond());
-        // |p · per_nano − refresh| · 200 ≤ refresh, for p in whole ns.
-        let lo = (refresh * 199).div_ceil(200 * per_nano);
-        let hi = refresh * 201 / (200 * per_nano);
-        (
-            u64::try_from(lo).unwrap_or(u64::MAX),
-            u64::try_from(hi).unwrap_or(0),
-        )
-    }
+/// The periods, in ns, within a `divisor`th of `refresh` accumulator units
+/// (rounded inward, so every one of them is within it).
+fn band_within(refresh: u64, divisor: u128, timestep: Timestep) -> (u64, u64) {
+    let refresh = u128::from(refresh);
+    let per_nano = u128::from(timestep.units_per_nanosecond());
+    // |p · per_nano − refresh| · divisor ≤ refresh, for p in whole ns.
+    let lo = (refresh * (divisor - 1)).div_ceil(divisor * per_nano);
+    let hi = refresh * (divisor + 1) / (divisor * per_nano);
+    (
+        u64::try_from(lo).unwrap_or(u64::MAX),
+        u64::try_from(hi).unwrap_or(0),
+    )
 }
 
 /// A frame delta snapped to whole refreshes. A snap whose units do not fit
@@ -218,6 +220,19 @@ const LOCKED_SPREAD_DIVISOR: u64 = 6;
 /// Locked pacing trusts a lattice at once when its stamps sit within a
 /// 32nd of a period of their refreshes.
 const CLEAN_SPREAD_DIVISOR: u64 = 32;
+/// Once locked pacing snaps, it goes on snapping at whatever period the
+/// stamps keep (counted on the lattice of that period and the step if there
+/// is one, else in the display model's period, as snapped pacing counts)
+/// while they stay within a sixth of a period of their refreshes and their
+/// period within a twentieth of the refresh it started on, and takes up the
+/// next lattice the model finds after losing one on the same terms. A game
+/// behind a deep vsync queue runs a little faster than the display while
+/// the queue fills and a little slower while it drains, its frames still
+/// shown one a refresh: its stamps keep their own pace, a few per cent off
+/// the display's. A game presenting at a rate of its own (a frame limiter,
+/// a game faster than the display) is further off, or never gave locked
+/// pacing a whole lattice to start on.
+const FOLLOW_DIVISOR: u128 = 20;
 
 /// The snap of a frame of one refresh while snapping is steady, and the
 /// bounds within which the display model's period and spread keep it so:
@@ -258,6 +273,10 @@ enum Stance {
     Snapping,
     /// Snapping stood down and the bank is still where it left it.
     StoodDown,
+    /// Locked pacing stood down because the display model lost its
+    /// lattice: the bank stays where snapping left it while the model
+    /// looks for the next one, which locked pacing may take up at once.
+    Relearning,
 }
 
 /// The lattice found for a period, kept while the period stays near it.
@@ -344,6 +363,10 @@ pub(crate) struct Snapper {
     /// was given otherwise (hidden frames) or not at all (a resync): the
     /// next frame is learned but not snapped.
     gap: bool,
+    /// The refresh, in accumulator units, of the whole lattice locked
+    /// pacing last started snapping on (0: none): it goes on snapping while
+    /// the period stays near it (see [`FOLLOW_DIVISOR`]).
+    followed: u64,
 }
 
 impl Snapper {
@@ -360,6 +383,7 @@ impl Snapper {
             stance: Stance::Plain,
             steady: None,
             gap: false,
+            followed: 0,
         }
     }
 
@@ -409,7 +433,12 @@ impl Snapper {
         }
         match self.snap_any(refreshes, raw, pacing, timestep, paused) {
             Some(snap) => Pace::Snap(snap),
-            None if pacing.needs_lattice() && self.stance != Stance::Plain => Pace::BackToPlain,
+            None if pacing.needs_lattice()
+                && self.stance != Stance::Plain
+                && !self.is_relearning() =>
+            {
+                Pace::BackToPlain
+            }
             None => Pace::AsMeasured,
         }
     }
@@ -480,7 +509,11 @@ impl Snapper {
             return snap;
         }
         if was_snapping {
-            self.stance = Stance::StoodDown;
+            self.stance = if pacing.needs_lattice() && self.display.period_fixed().is_none() {
+                Stance::Relearning
+            } else {
+                Stance::StoodDown
+            };
         }
         // Snapped pacing stands down: the refresh still owed is banked now,
         // so game time keeps to the wall. (Locked pacing asks for its bank
@@ -548,14 +581,16 @@ impl Snapper {
         } else {
             0
         };
-        if pacing.needs_lattice() && !lattice.is_some_and(Lattice::is_whole) {
-            return None;
-        }
         let spread = self.display.spread()?;
         let steady = if let Some(tolerance) = pacing.snap_tolerance() {
+            self.followed = 0;
             spread <= Nanos::from_duration(tolerance)
         } else {
-            self.locked_trusts(spread, period, lattice, timestep)?
+            let trusts = self.locked_trusts(spread, period, lattice, timestep)?;
+            if trusts && matches!(self.stance, Stance::Plain | Stance::StoodDown) {
+                self.followed = lattice.map_or(0, |lattice| lattice.per_refresh.get());
+            }
+            trusts
         };
         if !steady {
             return None;
@@ -579,17 +614,25 @@ impl Snapper {
         self.owed_unit = refresh_units(lattice, period_fixed, timestep);
         let units = i128::from(banked) * self.owed_unit;
         let snap = Snap::of(units, lattice)?;
-        self.steady = self.steady_after(snap, lattice, period, pacing, timestep);
+        self.steady = self.steady_after(snap, lattice, pacing, timestep);
         Some(snap)
     }
 
-    /// Whether locked pacing trusts the lattice: very clean stamps on the
-    /// first lattice found (if its period has fit the step ever since: a
-    /// display found at the start), or on a lattice that has held sixteen
-    /// frames; or stamps within a sixth of a period once the lattice has
-    /// settled, held and sits within 0.5% of the step's. A lattice found
-    /// again after one was lost, or one a long-held period drifts into (a
-    /// game running near, not at, the display's rate), waits like any other.
+    /// Whether locked pacing stood down for a lost lattice and the model
+    /// has not settled on the next one (nor given up on finding one).
+    fn is_relearning(&self) -> bool {
+        self.stance == Stance::Relearning && self.display.rhythm() == Rhythm::Learning
+    }
+
+    /// Whether locked pacing trusts the lattice. To start snapping, a whole
+    /// lattice: very clean stamps on the first lattice found (if its period
+    /// has fit the step ever since: a display found at the start), or on a
+    /// lattice that has held sixteen frames; or stamps within a sixth of a
+    /// period once the lattice has settled, held and sits within 0.5% of
+    /// the step's. Once snapping, or on the first lattice found after the
+    /// model lost the one it snapped on: stamps within a sixth of a period
+    /// whose period stays within a twentieth of the refresh it started on
+    /// (see [`FOLLOW_DIVISOR`]), until a stall.
     fn locked_trusts(
         &self,
         spread: Nanos,
@@ -598,12 +641,30 @@ impl Snapper {
         timestep: Timestep,
     ) -> Option<bool> {
         let (spread, period_nanos) = (spread.as_nanos(), period.as_nanos());
+        let steady = spread * LOCKED_SPREAD_DIVISOR <= period_nanos;
+        match self.stance {
+            Stance::Snapping | Stance::Relearning => {
+                // A stall while snapping (the model's age starts again) may
+                // be the game changing its pace: the lattice settles again
+                // and is trusted as at first.
+                let stalled = self.stance == Stance::Snapping && self.display.age()? == 0;
+                return Some(steady && !stalled && self.follows(period, timestep));
+            }
+            Stance::Plain | Stance::StoodDown => {}
+        }
+        if !lattice.is_some_and(Lattice::is_whole) {
+            return Some(false);
+        }
         let clean = spread * CLEAN_SPREAD_DIVISOR <= period_nanos && self.first_or_held()?;
-        Some(
-            clean
-                || (spread * LOCKED_SPREAD_DIVISOR <= period_nanos
-                    && self.settled(period, lattice, timestep)?),
-        )
+        let trusts = clean || (steady && self.settled(period, lattice, timestep)?);
+        Some(trusts)
+    }
+
+    /// Whether `period` is within a twentieth of the refresh locked pacing
+    /// started snapping on.
+    fn follows(&self, period: Nanos, timestep: Timestep) -> bool {
+        let refresh = u128::from(self.followed);
+        timestep.nanos_to_units(period).abs_diff(refresh) * FOLLOW_DIVISOR <= refresh
     }
 
     /// Whether the lattice is the first found and has fit the step since,
@@ -633,7 +694,6 @@ impl Snapper {
         &self,
         snap: Snap,
         lattice: Option<Lattice>,
-        period: Nanos,
         pacing: Pacing,
         timestep: Timestep,
     ) -> Option<Steady> {
@@ -643,13 +703,12 @@ impl Snapper {
         }
         let (band, most) = if let Some(tolerance) = pacing.snap_tolerance() {
             (self.found.band, Nanos::from_duration(tolerance).as_nanos())
-        } else if self.settled(period, Some(lattice), timestep)? {
-            let band = intersect(self.found.band, lattice.close_band(timestep));
-            (band, band.0 / LOCKED_SPREAD_DIVISOR)
-        } else if self.first_or_held()? {
-            (self.found.band, self.found.band.0 / CLEAN_SPREAD_DIVISOR)
         } else {
-            return None;
+            let band = intersect(
+                self.found.band,
+                band_within(self.followed, FOLLOW_DIVISOR, timestep),
+            );
+            (band, band.0 / LOCKED_SPREAD_DIVISOR)
         };
         let (least, longest) = band;
         Some(Steady {
