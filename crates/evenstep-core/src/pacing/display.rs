@@ -796,3 +796,6 @@ fn refreshes_in(delta: u64, period: u64) -> Option<u64> {
     let refreshes = ((delta + period / 2) / period).max(1);
     (refreshes <= MOST_REFRESHES).then_some(refreshes)
 }
+
+#[cfg(test)]
+mod fast_path;

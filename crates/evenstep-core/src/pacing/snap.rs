@@ -719,3 +719,6 @@ impl Snapper {
         })
     }
 }
+
+#[cfg(test)]
+mod fast_path;
