@@ -496,3 +496,6 @@ fn fixed(at: Timestamp) -> i128 {
 fn nanos(value: i128) -> u64 {
     u64::try_from(value.max(0) >> FRACTION_BITS).unwrap_or(u64::MAX)
 }
+
+#[cfg(test)]
+mod wraparound;

@@ -1,0 +1,41 @@
+//! Frame numbers past 2⁶⁴: the planner compares them by their wrapping
+//! distance from its newest frame, so numbering, reporting and the order
+//! of reports hold across the wrap.
+
+use super::Shown;
+use crate::{FeedbackError, FrameId, Timestamp};
+
+#[test]
+fn frames_numbered_across_the_wrap_are_reported_in_order() {
+    let mut shown = Shown::new();
+    shown.next = FrameId::from_raw(u64::MAX - 1);
+    let frames: [FrameId; 4] =
+        core::array::from_fn(|k| shown.number(Timestamp::from_nanos(1_000 + 100 * k as u64), true));
+    assert_eq!(frames.map(FrameId::get), [u64::MAX - 1, u64::MAX, 0, 1]);
+    assert_eq!(
+        shown.report(frames[1], Timestamp::from_nanos(1_150)),
+        Ok(())
+    );
+    // Frame 0 comes after frame u64::MAX.
+    assert_eq!(
+        shown.report(frames[2], Timestamp::from_nanos(1_250)),
+        Ok(())
+    );
+    assert!(matches!(
+        shown.report(frames[0], Timestamp::from_nanos(1_300)),
+        Err(FeedbackError::OutOfOrder { .. })
+    ));
+    // Frame 2 is ahead of the newest, frame 1.
+    let ahead = FrameId::from_raw(2);
+    assert_eq!(
+        shown.report(ahead, Timestamp::from_nanos(1_400)),
+        Err(FeedbackError::UnknownFrame {
+            frame: ahead,
+            newest: Some(frames[3])
+        })
+    );
+    assert_eq!(
+        shown.report(frames[3], Timestamp::from_nanos(1_400)),
+        Ok(())
+    );
+}
