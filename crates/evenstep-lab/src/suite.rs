@@ -80,62 +80,8 @@ impl Profile {
 /// assert_eq!(suite[11].name(), "59.95 Hz vsync, queue 2, 4% slow, 0.5% hitches");
 /// ```
 pub fn default_suite() -> Vec<Profile> {
-    let hz = |hz: u32| Rate::hz(hz).unwrap_or_else(|_| unreachable!("{hz} Hz is a rate"));
-    let ntsc = Rate::ratio(60_000, 1_001).unwrap_or_else(|_| unreachable!("59.94 Hz is a rate"));
-    let slow_60 = Rate::ratio(1_199, 20).unwrap_or_else(|_| unreachable!("59.95 Hz is a rate"));
-    let profile = |rate: Rate, jitter_us: u64| {
-        Synthetic::new(rate)
-            .frames(SUITE_FRAMES)
-            .unwrap_or_else(|_| unreachable!("{SUITE_FRAMES} frames is within MAX_FRAMES"))
-            .jitter_us(jitter_us, Jitter::Uniform)
-    };
-    // A game a little slower than the display behind a queue up to seven
-    // deep and a long GPU stage: bursts of faster frames fill the queue,
-    // the rest drain it.
-    let deep = |render_us: u64, noise_us: u64, (per_mille, min, max): (u64, u64, u64)| {
-        Queued::new(slow_60)
-            .render(render_us, noise_us)
-            .bursts(per_mille, min, max, 400)
-            .slow(15, 3_000, 7_000)
-            .stalls(3, 8_000, 21_000)
-            .gpu(33_000)
-            .queue(&[7], 0)
-            .display_jitter(80)
-    };
-    let displays = vec![
-        profile(hz(60), 750),
-        profile(hz(60), 1_500),
-        profile(hz(120), 500),
-        profile(hz(240), 250),
-        profile(ntsc, 750),
-        profile(hz(144), 500),
-        profile(hz(60), 750).missed_per_mille(10),
-        profile(hz(75), 500),
-        profile(hz(165), 250),
-        profile(hz(144), 250).variable(hz(48), hz(144)),
-        profile(hz(60), 750)
-            .hidden(Duration::from_secs(60), Duration::from_secs(5))
-            .unwrap_or_else(|_| unreachable!("five seconds at one minute is within a day")),
-    ];
-    let queued = vec![
-        Queued::new(slow_60),
-        Queued::new(slow_60).queue(&[2, 1, 3], 2),
-        Queued::new(hz(60)).queue(&[1], 0),
-        Queued::new(hz(120))
-            .render(3_000, 800)
-            .slow(40, 1_000, 4_000)
-            .stalls(5, 5_000, 20_000),
-        Queued::new(hz(60))
-            .slow(80, 2_000, 10_000)
-            .queue(&[2, 3], 1),
-        Queued::new(hz(60)).render(4_000, 5_000),
-        deep(16_840, 2_000, (2, 100, 300)).slow(20, 3_000, 7_000),
-        deep(16_820, 1_800, (1, 200, 400)),
-        deep(16_820, 2_000, (1, 200, 400)).stalls(8, 8_000, 21_000),
-        deep(16_820, 2_000, (3, 60, 150)).bursts(3, 60, 150, 600),
-    ];
-    let displays = displays.into_iter().map(Profile::Display);
-    let queued = queued.into_iter().map(|spec| {
+    let displays = displays().into_iter().map(Profile::Display);
+    let queued = queued().into_iter().map(|spec| {
         Profile::Queued(
             spec.frames(SUITE_FRAMES)
                 .unwrap_or_else(|_| unreachable!("{SUITE_FRAMES} frames is within MAX_FRAMES")),
@@ -149,4 +95,74 @@ pub fn default_suite() -> Vec<Profile> {
             Profile::Queued(spec) => Profile::Queued(spec.seed(seed)),
         })
         .collect()
+}
+
+/// A rate of `hz` a second.
+fn hz(hz: u32) -> Rate {
+    Rate::hz(hz).unwrap_or_else(|_| unreachable!("{hz} Hz is a rate"))
+}
+
+/// 59.95 Hz.
+fn slow_60() -> Rate {
+    Rate::ratio(1_199, 20).unwrap_or_else(|_| unreachable!("59.95 Hz is a rate"))
+}
+
+/// Profiles 1 to 11: displays whose stamps jitter around their refreshes.
+fn displays() -> Vec<Synthetic> {
+    let ntsc = Rate::ratio(60_000, 1_001).unwrap_or_else(|_| unreachable!("59.94 Hz is a rate"));
+    let profile = |rate: Rate, jitter_us: u64| {
+        Synthetic::new(rate)
+            .frames(SUITE_FRAMES)
+            .unwrap_or_else(|_| unreachable!("{SUITE_FRAMES} frames is within MAX_FRAMES"))
+            .jitter_us(jitter_us, Jitter::Uniform)
+    };
+    vec![
+        profile(hz(60), 750),
+        profile(hz(60), 1_500),
+        profile(hz(120), 500),
+        profile(hz(240), 250),
+        profile(ntsc, 750),
+        profile(hz(144), 500),
+        profile(hz(60), 750).missed_per_mille(10),
+        profile(hz(75), 500),
+        profile(hz(165), 250),
+        profile(hz(144), 250).variable(hz(48), hz(144)),
+        profile(hz(60), 750)
+            .hidden(Duration::from_secs(60), Duration::from_secs(5))
+            .unwrap_or_else(|_| unreachable!("five seconds at one minute is within a day")),
+    ]
+}
+
+/// Profiles 12 to 21: games behind a vsync queue, shallow then deep.
+fn queued() -> Vec<Queued> {
+    // A game a little slower than the display behind a queue up to seven
+    // deep and a long GPU stage: bursts of faster frames fill the queue,
+    // the rest drain it.
+    let deep = |render_us: u64, noise_us: u64, (per_mille, min, max): (u64, u64, u64)| {
+        Queued::new(slow_60())
+            .render(render_us, noise_us)
+            .bursts(per_mille, min, max, 400)
+            .slow(15, 3_000, 7_000)
+            .stalls(3, 8_000, 21_000)
+            .gpu(33_000)
+            .queue(&[7], 0)
+            .display_jitter(80)
+    };
+    vec![
+        Queued::new(slow_60()),
+        Queued::new(slow_60()).queue(&[2, 1, 3], 2),
+        Queued::new(hz(60)).queue(&[1], 0),
+        Queued::new(hz(120))
+            .render(3_000, 800)
+            .slow(40, 1_000, 4_000)
+            .stalls(5, 5_000, 20_000),
+        Queued::new(hz(60))
+            .slow(80, 2_000, 10_000)
+            .queue(&[2, 3], 1),
+        Queued::new(hz(60)).render(4_000, 5_000),
+        deep(16_840, 2_000, (2, 100, 300)).slow(20, 3_000, 7_000),
+        deep(16_820, 1_800, (1, 200, 400)),
+        deep(16_820, 2_000, (1, 200, 400)).stalls(8, 8_000, 21_000),
+        deep(16_820, 2_000, (3, 60, 150)).bursts(3, 60, 150, 600),
+    ]
 }
