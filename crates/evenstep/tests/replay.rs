@@ -321,7 +321,10 @@ fn a_log_round_trips_through_json_and_a_compact_binary_format() {
     )
     .unwrap();
     assert!(report.is_green());
-    assert_eq!(report.checkpoints, 10);
+    // Ten seconds of frames 15 to 18.3 ms apart run just under 600 steps
+    // under locked pacing, whose game time follows the frames' measured
+    // pace within a step of the wall: nine checkpoints of 60 ticks.
+    assert_eq!(report.checkpoints, 9);
 }
 
 #[cfg(feature = "serde")]
