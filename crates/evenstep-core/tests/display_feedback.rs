@@ -74,6 +74,14 @@ const WIDE: &[i64] = &[
     0, 6_000_000, -6_000_000, 3_000_000, -4_500_000, 5_500_000, -2_000_000,
 ];
 
+/// A 60 Hz display, [`WIDE`] stamps, and a pipeline that shows each frame
+/// at the refresh after its own.
+const SWINGING_60: Display = Display {
+    period: 16_666_667,
+    latch: 8_000_000,
+    jitter: WIDE,
+};
+
 #[test]
 fn frames_are_numbered_one_after_another_across_hidden_frames_catch_ups_resets_and_resyncs() {
     let mut frames = planner();
@@ -224,11 +232,7 @@ fn sixty_reports_of_a_steady_display_give_its_period_within_a_ten_thousandth_and
 #[test]
 fn with_feedback_stamps_that_swing_six_milliseconds_run_one_step_a_frame_and_without_it_they_do_not()
  {
-    let display = Display {
-        period: 16_666_667,
-        latch: 8_000_000,
-        jitter: WIDE,
-    };
+    let display = SWINGING_60;
     let mut fed = planner();
     let plans = run(&mut fed, &display, 600, Some(3));
     // Trusted after eight reports on the lattice and eight on the latency;
@@ -288,11 +292,7 @@ fn feedback_whose_latency_swings_by_whole_refreshes_is_not_trusted_and_changes_n
 
 #[test]
 fn at_half_speed_feedback_runs_a_step_every_other_frame_and_paused_none() {
-    let display = Display {
-        period: 16_666_667,
-        latch: 8_000_000,
-        jitter: WIDE,
-    };
+    let display = SWINGING_60;
     let mut frames = planner();
     run(&mut frames, &display, 60, Some(3));
     frames.set_speed(Speed::HALF);
@@ -323,11 +323,7 @@ fn at_half_speed_feedback_runs_a_step_every_other_frame_and_paused_none() {
 
 #[test]
 fn after_a_resync_the_next_frame_sets_the_count_and_reports_from_before_it_are_still_taken() {
-    let display = Display {
-        period: 16_666_667,
-        latch: 8_000_000,
-        jitter: WIDE,
-    };
+    let display = SWINGING_60;
     let mut frames = planner();
     let plans = run(&mut frames, &display, 60, Some(3));
     let before = &plans[57..];
@@ -346,11 +342,7 @@ fn after_a_resync_the_next_frame_sets_the_count_and_reports_from_before_it_are_s
 
 #[test]
 fn a_step_rate_change_with_reports_in_flight_keeps_what_feedback_taught() {
-    let display = Display {
-        period: 16_666_667,
-        latch: 8_000_000,
-        jitter: WIDE,
-    };
+    let display = SWINGING_60;
     let mut frames = planner();
     let plans = run(&mut frames, &display, 60, Some(3));
     frames.set_timestep(Timestep::HZ_120);
