@@ -388,15 +388,12 @@ impl Shown {
         }
         self.latest = Some((frame, at));
         self.judge(frame, planned, at);
-        let period = match &mut self.lattice {
-            Some(lattice) => {
-                lattice.fit(at);
-                lattice.period
-            }
-            None => {
-                self.lattice = Some(ShownLattice::at(at));
-                0
-            }
+        let period = if let Some(lattice) = &mut self.lattice {
+            lattice.fit(at);
+            lattice.period
+        } else {
+            self.lattice = Some(ShownLattice::at(at));
+            0
         };
         // A lattice without a period (a new one) has no latency: predictions
         // made on the old one do not count.
