@@ -231,11 +231,9 @@ impl FrameLoop {
     fn pace(&mut self, now: Timestamp, raw: Nanos) -> Option<Snap> {
         let predicted = self.shown.refreshes_to(now);
         match predicted {
-            Some((refreshes, period)) if !self.speed.is_paused() && !raw.is_zero() => {
-                let period = u64::try_from(period).ok()?;
-                self.snapper
-                    .snap_shown(now, refreshes, period, self.timestep)
-            }
+            Some((refreshes, period)) if !self.speed.is_paused() && !raw.is_zero() => self
+                .snapper
+                .snap_shown(now, refreshes, period, self.timestep),
             _ => self.snap(now, raw),
         }
     }

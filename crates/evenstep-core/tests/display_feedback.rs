@@ -368,3 +368,41 @@ fn a_step_rate_change_with_reports_in_flight_keeps_what_feedback_taught() {
     // Two 120 Hz steps a 60 Hz refresh, from the second frame on.
     assert!(steps[1..].iter().all(|&steps| steps == 2), "{steps:?}");
 }
+
+#[test]
+fn a_pacing_turned_off_and_on_again_under_feedback_banks_no_refresh_of_the_frames_in_between() {
+    let display = Display {
+        period: 16_666_667,
+        latch: 8_000_000,
+        jitter: WIDE,
+    };
+    let mut frames = planner();
+    let mut in_flight = std::collections::VecDeque::new();
+    let mut plans = Vec::new();
+    for k in 1..=240 {
+        match k {
+            100 => frames.set_pacing(Pacing::OFF),
+            160 => frames.set_pacing(Pacing::LOCKED),
+            _ => {}
+        }
+        let stamp = display.stamp(k);
+        let plan = frames.begin_frame(at(stamp));
+        plans.push(plan);
+        in_flight.push_back((plan.frame(), display.shown(stamp)));
+        if in_flight.len() > 3 {
+            let (frame, shown) = in_flight.pop_front().unwrap();
+            frames.frame_shown(frame, at(shown)).unwrap();
+        }
+    }
+    assert!(plans[98].predicted());
+    // Frame 160 (counted from 1) is planned from its stamp and sets where
+    // the count starts again; from frame 161 on, feedback plans one step a
+    // frame, as before pacing went off.
+    assert!(!plans[159].predicted());
+    assert_eq!(plans[159].steps_dropped(), 0);
+    assert!(
+        plans[160..]
+            .iter()
+            .all(|plan| plan.steps_run() == 1 && plan.predicted())
+    );
+}

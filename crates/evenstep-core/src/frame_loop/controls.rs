@@ -48,6 +48,7 @@ impl FrameLoop {
     pub fn with_pacing(mut self, pacing: Pacing) -> FrameLoop {
         if !pacing.is_snapped() {
             self.forget_display();
+            self.shown.mark_gap();
         }
         self.pacing = pacing;
         self.bank = Bank::holding(self.start_bank());
@@ -111,6 +112,9 @@ impl FrameLoop {
         }
         if !pacing.is_snapped() {
             self.forget_display();
+            // Frames planned without pacing predict no refresh: the count
+            // starts again when pacing snaps again.
+            self.shown.mark_gap();
         }
         self.pacing = pacing;
     }

@@ -243,8 +243,8 @@ impl DisplayModel {
     /// `keeps` accepts.
     #[allow(
         clippy::inline_always,
-        reason = "locked pacing's steady frame: left to the compiler, it costs \
-                  2.0x pacing off, past the 2x target (bench/README.md)"
+        reason = "locked pacing's steady frame, on every frame of the default \
+                  pacing: see bench/README.md"
     )]
     #[inline(always)]
     pub(crate) fn observe_then(
@@ -480,8 +480,8 @@ impl Lock {
     /// [`is_lost`](Lock::is_lost)), and whether the frame was the usual one.
     #[allow(
         clippy::inline_always,
-        reason = "locked pacing's steady frame: left to the compiler, it costs \
-                  2.0x pacing off, past the 2x target (bench/README.md)"
+        reason = "locked pacing's steady frame, on every frame of the default \
+                  pacing: see bench/README.md"
     )]
     #[inline(always)]
     fn follow(&mut self, now: Timestamp) -> (u64, bool, bool) {

@@ -54,14 +54,19 @@ pub const FRAMES_IN_FLIGHT: usize = 32;
 /// needed before feedback plans frames.
 const TRUST_AFTER: u32 = 8;
 /// A shown time fits the lattice within an eighth of a period.
-const FIT_DIVISOR: i128 = 8;
+const FIT_DIVISOR: i64 = 8;
 /// The finest division of a first period tried when a gap does not fit it.
-const MOST_DIVISIONS: i128 = 8;
+const MOST_DIVISIONS: i64 = 8;
 /// The latency interval widens by this fraction of a period a report.
-const WIDEN_DIVISOR: i128 = 128;
+const WIDEN_DIVISOR: i64 = 128;
 /// The longest gap between reports, in ns (about 4.3 s), over which a
 /// lattice is kept: past it the lattice starts over.
 const MOST_GAP_NANOS: u64 = u32::MAX as u64;
+/// The farthest, in ns (about 73 minutes), a frame's stamp may be from the
+/// latest report for its refresh to be predicted, and the longest lag from
+/// a stamp to its showing told apart: times on the lattice are kept in 64
+/// bits of 2⁻¹⁶ ns, within this of the latest report.
+const MOST_SPAN_NANOS: u64 = 1 << 42;
 /// Predictions in a row that must have named the refresh a frame was shown
 /// at before feedback plans frames (and the most remembered).
 const PROVEN_AFTER: u32 = 4;
@@ -106,25 +111,25 @@ impl ShownDisplay {
     }
 }
 
-/// The refresh lattice learned from shown times. Times are absolute, in
-/// 2⁻¹⁶ ns.
+/// The refresh lattice learned from shown times: reports fall on whole
+/// nanoseconds, the period is kept in 2⁻¹⁶ ns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct ShownLattice {
     /// The latest report's shown time: a refresh.
-    point: i128,
+    point: Timestamp,
     /// The period; zero until a second report.
-    period: i128,
+    period: i64,
     /// The report the period is measured from, and the refreshes counted
     /// since.
-    base: i128,
-    since: i128,
+    base: Timestamp,
+    since: u64,
     /// Reports fitted since the lattice was started.
     fitted: u32,
 }
 
 impl ShownLattice {
     /// A lattice started at the shown time `at`.
-    const fn at(at: i128) -> ShownLattice {
+    const fn at(at: Timestamp) -> ShownLattice {
         ShownLattice {
             point: at,
             period: 0,
@@ -135,33 +140,38 @@ impl ShownLattice {
     }
 
     /// Fits the shown time `at` (later than the latest point), refining the
-    /// period; a lattice started over at `at` if it does not fit.
-    fn fit(self, at: i128) -> ShownLattice {
-        let gap = at - self.point;
-        if gap > i128::from(MOST_GAP_NANOS) << FRACTION_BITS {
-            return ShownLattice::at(at);
+    /// period, or starts the lattice over at `at` if it does not fit.
+    fn fit(&mut self, at: Timestamp) {
+        let gap = at.saturating_since(self.point).as_nanos();
+        if gap > MOST_GAP_NANOS {
+            *self = ShownLattice::at(at);
+            return;
         }
+        let gap = fixed(gap);
         if self.period == 0 {
-            return ShownLattice {
+            *self = ShownLattice {
                 point: at,
                 period: gap,
                 since: 1,
                 fitted: 1,
-                ..self
+                ..*self
             };
+            return;
         }
         // The usual report: one refresh after the latest.
         if (gap - self.period).abs() * FIT_DIVISOR <= self.period {
-            return self.counted(at, 1, 1);
+            self.count(at, 1, 1);
+            return;
         }
-        (1..=MOST_DIVISIONS)
-            .find_map(|parts| self.fit_parts(at, gap, parts))
-            .unwrap_or(ShownLattice::at(at))
+        match (1..=MOST_DIVISIONS).find_map(|parts| self.fit_parts(gap, parts)) {
+            Some((refreshes, parts)) => self.count(at, refreshes, parts),
+            None => *self = ShownLattice::at(at),
+        }
     }
 
-    /// The lattice with its period cut into `parts`, fitted to `at`, if
-    /// the gap is a whole number of those within an eighth of one.
-    fn fit_parts(self, at: i128, gap: i128, parts: i128) -> Option<ShownLattice> {
+    /// The refreshes of the period cut into `parts` that `gap` spans, if it
+    /// is a whole number of them within an eighth of one, and the parts.
+    fn fit_parts(&self, gap: i64, parts: i64) -> Option<(u64, u64)> {
         let period = self.period / parts;
         if period == 0 {
             return None;
@@ -171,36 +181,31 @@ impl ShownLattice {
         if refreshes < 1 || off.abs() * FIT_DIVISOR > period {
             return None;
         }
-        Some(self.counted(at, refreshes, parts))
+        Some((refreshes.unsigned_abs(), parts.unsigned_abs()))
     }
 
-    /// The lattice once `at` is counted `refreshes` of the period cut into
-    /// `parts` after the latest point. The period is measured over the
-    /// whole span since the lattice was started (exact to a report's own
-    /// error over the span) whenever the refreshes counted pass a power of
-    /// two, and when the period is cut.
-    fn counted(self, at: i128, refreshes: i128, parts: i128) -> ShownLattice {
-        let since = self.since * parts + refreshes;
-        let measure = parts > 1 || since.ilog2() > self.since.max(1).ilog2();
-        ShownLattice {
-            point: at,
-            period: if measure {
-                (at - self.base) / since
-            } else {
-                self.period
-            },
-            base: self.base,
-            since,
-            fitted: self.fitted.saturating_add(1),
+    /// Counts `at` `refreshes` of the period cut into `parts` after the
+    /// latest point. The period is measured over the whole span since the
+    /// lattice was started (exact to a report's own error over the span)
+    /// whenever the refreshes counted pass a power of two, and when the
+    /// period is cut.
+    fn count(&mut self, at: Timestamp, refreshes: u64, parts: u64) {
+        let since = self.since.saturating_mul(parts).saturating_add(refreshes);
+        if parts > 1 || since.ilog2() > self.since.max(1).ilog2() {
+            let span = u128::from(at.saturating_since(self.base).as_nanos()) << FRACTION_BITS;
+            self.period = i64::try_from(span / u128::from(since)).unwrap_or(i64::MAX);
         }
+        self.point = at;
+        self.since = since;
+        self.fitted = self.fitted.saturating_add(1);
     }
 }
 
 /// The latch offset: the interval every report so far allows, in 2⁻¹⁶ ns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Latency {
-    low: i128,
-    high: i128,
+    low: i64,
+    high: i64,
     /// Reports since the interval last emptied.
     kept: u32,
 }
@@ -210,7 +215,7 @@ impl Latency {
     /// timestamp, on a lattice of `period`: the old one, widened, cut to
     /// what the report allows; or, if nothing is left, the report's own
     /// (the pipeline changed, or keeps no fixed latch).
-    fn after(previous: Option<Latency>, lag: i128, period: i128) -> Latency {
+    fn after(previous: Option<Latency>, lag: i64, period: i64) -> Latency {
         let own = Latency {
             low: lag - period,
             high: lag,
@@ -233,8 +238,34 @@ impl Latency {
     }
 
     /// The offset predicted from, once the interval has held.
-    fn offset(self) -> Option<i128> {
-        (self.kept >= TRUST_AFTER).then_some(i128::midpoint(self.low, self.high))
+    fn offset(self) -> Option<i64> {
+        (self.kept >= TRUST_AFTER).then_some(i64::midpoint(self.low, self.high))
+    }
+}
+
+/// What a frame's refresh is predicted from, once the lattice and the
+/// latency are trusted.
+#[derive(Clone, Copy)]
+struct Model {
+    /// The latest refresh a report fell on: predicted times are counted
+    /// from it, in 2⁻¹⁶ ns.
+    point: Timestamp,
+    period: i64,
+    /// The latch offset.
+    offset: i64,
+}
+
+impl Model {
+    /// The refresh a frame stamped `now` is predicted to be shown at, and
+    /// the stamp, both counted from the point; `None` for a stamp further
+    /// than [`MOST_SPAN_NANOS`] from it.
+    fn predict(self, now: Timestamp) -> Option<(i64, i64)> {
+        let stamp = if now >= self.point {
+            fixed_within(now.saturating_since(self.point).as_nanos())?
+        } else {
+            -fixed_within(self.point.saturating_since(now).as_nanos())?
+        };
+        Some((first_refresh(self.period, stamp + self.offset), stamp))
     }
 }
 
@@ -264,13 +295,10 @@ pub(crate) struct Shown {
     latest: Option<(FrameId, Timestamp)>,
     lattice: Option<ShownLattice>,
     latency: Option<Latency>,
-    /// What frames are predicted from, once the lattice and the latency
-    /// are trusted: the latest refresh, the period and the latch offset,
-    /// in 2⁻¹⁶ ns.
-    model: Option<(i128, i128, i128)>,
-    /// The previous frame's predicted refresh, in 2⁻¹⁶ ns, if it was
-    /// predicted and nothing broke the count since.
-    previous: Option<i128>,
+    /// The previous frame's predicted refresh, if it was predicted and
+    /// nothing broke the count since: the report's shown time it was
+    /// counted from, and how long after it, in 2⁻¹⁶ ns.
+    previous: Option<(Timestamp, i64)>,
 }
 
 impl Shown {
@@ -287,7 +315,6 @@ impl Shown {
             latest: None,
             lattice: None,
             latency: None,
-            model: None,
             previous: None,
         }
     }
@@ -361,43 +388,55 @@ impl Shown {
         }
         self.latest = Some((frame, at));
         self.judge(frame, planned, at);
-        let at_fixed = fixed(at);
-        let lattice = match self.lattice {
-            Some(lattice) => lattice.fit(at_fixed),
-            None => ShownLattice::at(at_fixed),
+        let period = if let Some(lattice) = &mut self.lattice {
+            lattice.fit(at);
+            lattice.period
+        } else {
+            self.lattice = Some(ShownLattice::at(at));
+            0
         };
-        self.lattice = Some(lattice);
-        self.latency = (lattice.period > 0)
-            .then(|| Latency::after(self.latency, at_fixed - fixed(planned), lattice.period));
-        if lattice.fitted == 0 {
-            // A new lattice: predictions made on the old one do not count.
-            self.latency = None;
-        }
-        let offset = self.latency.and_then(Latency::offset);
-        self.model = match offset {
-            Some(offset) if lattice.fitted >= TRUST_AFTER => {
-                Some((lattice.point, lattice.period, offset))
-            }
-            _ => None,
-        };
-        if self.model.is_none() {
+        // A lattice without a period (a new one) has no latency: predictions
+        // made on the old one do not count.
+        let lag = fixed(at.saturating_since(planned).as_nanos());
+        self.latency = (period > 0).then(|| Latency::after(self.latency, lag, period));
+        if self.model().is_none() {
             self.previous = None;
         }
         Ok(())
+    }
+
+    /// What frames are predicted from, once eight reports have fitted the
+    /// lattice and the latency interval has held for eight.
+    fn model(&self) -> Option<Model> {
+        let lattice = self.lattice.as_ref()?;
+        let offset = self.latency.and_then(Latency::offset)?;
+        (lattice.fitted >= TRUST_AFTER).then_some(Model {
+            point: lattice.point,
+            period: lattice.period,
+            offset,
+        })
+    }
+
+    /// The lattice's period, once it has one.
+    fn period(&self) -> Option<i64> {
+        self.lattice
+            .as_ref()
+            .map(|lattice| lattice.period)
+            .filter(|period| *period > 0)
     }
 
     /// Judges the prediction made for `frame`, planned at `planned` and
     /// shown at `at`: a hit if it named the refresh within half a period.
     fn judge(&mut self, frame: FrameId, planned: Timestamp, at: Timestamp) {
         let predicted = self.predicted[slot_of(frame)];
-        let Some(lattice) = self.lattice.filter(|lattice| lattice.period > 0) else {
+        let Some(period) = self.period() else {
             return;
         };
         if predicted == NOT_PREDICTED {
             return;
         }
         let lag = at.saturating_since(planned).as_nanos();
-        let miss = lag.abs_diff(u64::from(predicted)) >= nanos(lattice.period) / 2;
+        let miss = lag.abs_diff(u64::from(predicted)) >= nanos(period) / 2;
         self.misses = (self.misses << 1) | u32::from(miss);
         self.judged = (self.judged + 1).min(PROVEN_AFTER);
     }
@@ -428,16 +467,23 @@ impl Shown {
     /// ns), once the reports are trusted and the previous frame was
     /// predicted; the prediction is kept for the next frame either way.
     #[inline]
-    pub(crate) fn refreshes_to(&mut self, now: Timestamp) -> Option<(u64, i128)> {
-        let (point, period, offset) = self.model?;
-        let refresh = first_refresh(point, period, fixed(now) + offset);
+    pub(crate) fn refreshes_to(&mut self, now: Timestamp) -> Option<(u64, u64)> {
+        let model = self.model()?;
+        let Some((refresh, stamp)) = model.predict(now) else {
+            // Reports that stopped long ago say nothing of this frame.
+            self.previous = None;
+            return None;
+        };
         let slot = slot_of(FrameId::from_raw(self.next.get().wrapping_sub(1)));
-        self.predicted[slot] = u32::try_from(nanos(refresh - fixed(now))).unwrap_or(NOT_PREDICTED);
-        let previous = self.previous.replace(refresh)?;
+        self.predicted[slot] = u32::try_from(nanos(refresh - stamp)).unwrap_or(NOT_PREDICTED);
+        let (from, previous) = self.previous.replace((model.point, refresh))?;
         if !self.proven() {
             return None;
         }
-        let gap = refresh - previous;
+        // The reports since the previous frame (a few, each under MOST_GAP_NANOS
+        // after the one before) moved the point on by well under the span.
+        let gap = fixed(model.point.saturating_since(from).as_nanos()) + refresh - previous;
+        let period = model.period;
         // Both are refreshes of a lattice the reports may have nudged since:
         // the gap is counted to the nearest refresh.
         let refreshes = if gap * 2 < period {
@@ -448,7 +494,7 @@ impl Shown {
         } else {
             (gap + period / 2) / period
         };
-        Some((u64::try_from(refreshes).unwrap_or(u64::MAX), period))
+        Some((refreshes.unsigned_abs(), period.unsigned_abs()))
     }
 
     /// What the reports have taught, once a period is known.
@@ -457,7 +503,7 @@ impl Shown {
         let offset = self.latency.and_then(Latency::offset);
         Some(ShownDisplay {
             period: Nanos::from_nanos(nanos(lattice.period)),
-            latest_refresh: Timestamp::from_nanos(nanos(lattice.point)),
+            latest_refresh: lattice.point,
             latency: offset
                 .filter(|offset| *offset >= 0)
                 .map(|offset| Nanos::from_nanos(nanos(offset))),
@@ -466,20 +512,19 @@ impl Shown {
     }
 }
 
-/// The first refresh of the lattice through `point` with `period` at or
-/// after `target` (all in 2⁻¹⁶ ns). The target is usually a few refreshes
-/// after the point (the latest report's refresh, plus the latency): those
-/// are counted one by one.
-fn first_refresh(point: i128, period: i128, target: i128) -> i128 {
-    let ahead = target - point;
-    if 0 < ahead && ahead <= 8 * period {
-        let mut refresh = point + period;
+/// The first refresh of the lattice through 0 with `period` at or after
+/// `target` (both in 2⁻¹⁶ ns). The target is usually a few refreshes after
+/// the point (the latest report's refresh, plus the latency): those are
+/// counted one by one.
+fn first_refresh(period: i64, target: i64) -> i64 {
+    if 0 < target && target <= 8 * period {
+        let mut refresh = period;
         while refresh < target {
             refresh += period;
         }
         return refresh;
     }
-    point + (ahead.div_euclid(period) + i128::from(ahead.rem_euclid(period) != 0)) * period
+    (target.div_euclid(period) + i64::from(target.rem_euclid(period) != 0)) * period
 }
 
 /// The slot of a frame in the ring of frames in flight.
@@ -487,14 +532,22 @@ fn slot_of(frame: FrameId) -> usize {
     (frame.get() % FRAMES_IN_FLIGHT as u64) as usize
 }
 
-/// A timestamp in 2⁻¹⁶ ns.
-fn fixed(at: Timestamp) -> i128 {
-    i128::from(at.as_nanos()) << FRACTION_BITS
+/// A span of ns in 2⁻¹⁶ ns, saturating at [`MOST_SPAN_NANOS`].
+fn fixed(nanos: u64) -> i64 {
+    fixed_within(nanos.min(MOST_SPAN_NANOS)).unwrap_or(i64::MAX)
+}
+
+/// A span of ns in 2⁻¹⁶ ns, if it is within [`MOST_SPAN_NANOS`].
+fn fixed_within(nanos: u64) -> Option<i64> {
+    if nanos > MOST_SPAN_NANOS {
+        return None;
+    }
+    i64::try_from(nanos << FRACTION_BITS).ok()
 }
 
 /// A non-negative value in 2⁻¹⁶ ns as whole ns.
-fn nanos(value: i128) -> u64 {
-    u64::try_from(value.max(0) >> FRACTION_BITS).unwrap_or(u64::MAX)
+fn nanos(value: i64) -> u64 {
+    value.max(0).unsigned_abs() >> FRACTION_BITS
 }
 
 #[cfg(test)]

@@ -399,11 +399,7 @@ impl Snapper {
     /// follows the frame, that nothing has moved out of its bounds (nothing
     /// is owed and no gap is marked while one is kept). Every other frame
     /// goes by the general rule, [`snap_any`](Snapper::snap_any).
-    #[allow(
-        clippy::inline_always,
-        reason = "on every frame of locked pacing, the default; see bench/README.md"
-    )]
-    #[inline(always)]
+    #[inline]
     pub(crate) fn snap(
         &mut self,
         now: Timestamp,
