@@ -406,3 +406,20 @@ fn a_pacing_turned_off_and_on_again_under_feedback_banks_no_refresh_of_the_frame
             .all(|plan| plan.steps_run() == 1 && plan.predicted())
     );
 }
+
+#[test]
+fn once_reports_stop_frames_are_planned_from_their_stamps_again() {
+    let display = SWINGING_60;
+    let mut frames = planner();
+    let plans = run(&mut frames, &display, 100, Some(3));
+    assert!(plans[99].predicted());
+    // No report for the next 40 frames: the latest names frame 96 (from
+    // 0), stale once the frame planned is 33 past it, frame 129.
+    let predicted: Vec<bool> = (101..=140_u64)
+        .map(|k| frames.begin_frame(at(display.stamp(k))).predicted())
+        .collect();
+    let stale_from = predicted.iter().position(|&predicted| !predicted).unwrap();
+    assert_eq!(stale_from, 28);
+    assert!(predicted[stale_from..].iter().all(|&predicted| !predicted));
+    assert!(!frames.shown_display().unwrap().is_trusted());
+}

@@ -42,7 +42,9 @@
 //! feedback while the latest four predictions judged were all hits, so a
 //! pipeline whose showing depends on what the timestamps cannot tell (a
 //! GPU-bound game, whose frames wait on the GPU) is planned from the
-//! timestamps, as without feedback.
+//! timestamps, as without feedback. So are frames once reports stop: when
+//! the latest report names a frame more than [`FRAMES_IN_FLIGHT`] frames
+//! back.
 
 use crate::frame_id::{FeedbackError, FrameId};
 use crate::{Nanos, Timestamp};
@@ -469,6 +471,11 @@ impl Shown {
     #[inline]
     pub(crate) fn refreshes_to(&mut self, now: Timestamp) -> Option<(u64, u64)> {
         let model = self.model()?;
+        if self.is_stale() {
+            // Reports stopped: what they taught may have drifted off.
+            self.previous = None;
+            return None;
+        }
         let Some((refresh, stamp)) = model.predict(now) else {
             // Reports that stopped long ago say nothing of this frame.
             self.previous = None;
@@ -497,6 +504,13 @@ impl Shown {
         Some((refreshes.unsigned_abs(), period.unsigned_abs()))
     }
 
+    /// Whether the latest report names a frame planned more than
+    /// [`FRAMES_IN_FLIGHT`] frames ago: reports have stopped coming.
+    fn is_stale(&self) -> bool {
+        self.latest
+            .is_none_or(|(frame, _)| self.next.since(frame) > FRAMES_IN_FLIGHT as u64)
+    }
+
     /// What the reports have taught, once a period is known.
     pub(crate) fn display(&self) -> Option<ShownDisplay> {
         let lattice = self.lattice.filter(|lattice| lattice.period > 0)?;
@@ -507,7 +521,10 @@ impl Shown {
             latency: offset
                 .filter(|offset| *offset >= 0)
                 .map(|offset| Nanos::from_nanos(nanos(offset))),
-            trusted: lattice.fitted >= TRUST_AFTER && offset.is_some() && self.proven(),
+            trusted: lattice.fitted >= TRUST_AFTER
+                && offset.is_some()
+                && self.proven()
+                && !self.is_stale(),
         })
     }
 }
