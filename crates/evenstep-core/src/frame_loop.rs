@@ -301,12 +301,10 @@ impl FrameLoop {
     /// that fits a `u64` with the bank. It plans exactly what
     /// [`settle`](FrameLoop::settle) would (`tests/one_path.rs` holds the two
     /// to that, and `tests/reference_model.rs` both to the model) at a
-    /// fraction of the cost: without it the planner runs 2.5× as long per
-    /// frame as the fastest peer, and snapped pacing over 5× as long as
-    /// pacing off. Both that gain and the target it meets (see
-    /// `bench/README.md`) hold only with this function planned in place in
-    /// `begin_frame`, and `begin_frame` in its caller. `None` for every
-    /// other frame, having changed nothing.
+    /// fraction of the cost. The gain, and the target it meets, are
+    /// measured in `bench/README.md`, and hold only with this function
+    /// planned in place in `begin_frame`, and `begin_frame` in its caller.
+    /// `None` for every other frame, having changed nothing.
     #[allow(clippy::inline_always, reason = "the fast path's measured gain")]
     #[inline(always)]
     fn plan_common_frame(&mut self, raw: Nanos, snap: Option<Snap>) -> Option<FramePlan> {

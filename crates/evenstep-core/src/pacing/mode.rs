@@ -49,7 +49,7 @@ use crate::Nanos;
 /// than the display, a frame limiter of its own, a variable refresh
 /// display), any re-centring only moves the run's phase against the
 /// display, helping or hurting by luck. Centred pacing does exactly that
-/// at start: on real captures it was worse than no pacing for some start
+/// at start: on real captures it is worse than no pacing for some start
 /// phases. Locked pacing leaves such runs exactly as pacing off plans
 /// them, so it is never worse than off there, and snaps only where the
 /// display's rhythm is plain: it starts only on a whole lattice of the
