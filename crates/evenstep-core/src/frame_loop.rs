@@ -16,7 +16,7 @@ mod controls;
 use bank::Bank;
 
 use crate::frame_id::{FeedbackError, FrameId};
-use crate::pacing::{Pace, Shown, ShownDisplay, Snap, Snapper};
+use crate::pacing::{Shown, ShownDisplay, Snap, Snapper};
 use crate::plan::Snapped;
 use crate::sim_epoch::SimEpoch;
 use crate::{FramePlan, Nanos, Pacing, RenderCap, Speed, StepBudget, Timestamp, Timestep};
@@ -138,11 +138,11 @@ impl FrameLoop {
     #[inline(always)]
     pub fn begin_frame(&mut self, now: Timestamp) -> FramePlan {
         let raw = self.advance_to(now);
-        let frame = self.shown.number(now, true);
-        let snap = if self.pacing.is_snapped() {
-            self.pace(now, raw)
-        } else {
-            None
+        let frame = self.shown.number_drawn(now);
+        let snap = match (self.pacing.is_snapped(), self.shown.has_lattice()) {
+            (false, _) => None,
+            (true, false) => self.snap(now, raw),
+            (true, true) => self.pace(now, raw),
         };
         let plan = match self.plan_common_frame(raw, snap) {
             Some(plan) => plan,
@@ -160,7 +160,7 @@ impl FrameLoop {
     /// frame cannot be reported shown.
     pub fn begin_hidden_frame(&mut self, now: Timestamp) -> FramePlan {
         let raw = self.advance_to(now);
-        let frame = self.shown.number(now, false);
+        let frame = self.shown.number_hidden();
         self.snapper.mark_gap();
         let plan = match self.plan_common_frame(raw, None) {
             Some(plan) => FramePlan {
@@ -224,10 +224,12 @@ impl FrameLoop {
         self.shown.display()
     }
 
-    /// Whether and how pacing snaps the frame at `now`: to the refreshes
-    /// display feedback predicts, if it is trusted, else to those the
-    /// display model counts from the stamps.
-    #[inline]
+    /// Whether and how pacing snaps the frame at `now` once display
+    /// feedback has started a lattice: to the refreshes it predicts, if it
+    /// is trusted, else to those the display model counts from the stamps.
+    /// Out of line, so that the frame of a game without feedback is planned
+    /// in place without it.
+    #[inline(never)]
     fn pace(&mut self, now: Timestamp, raw: Nanos) -> Option<Snap> {
         let predicted = self.shown.refreshes_to(now);
         match predicted {
@@ -249,21 +251,24 @@ impl FrameLoop {
 
     /// Shows a shown frame to the display model and, if the pacing snaps,
     /// snaps it to the refreshes it spans.
-    #[inline]
+    #[allow(
+        clippy::inline_always,
+        reason = "the default's every frame: measured in bench/README.md"
+    )]
+    #[inline(always)]
     fn snap(&mut self, now: Timestamp, raw: Nanos) -> Option<Snap> {
         let paused = self.speed.is_paused();
-        match self
+        let snap = self
             .snapper
-            .snap(now, raw, self.pacing, self.timestep, paused)
-        {
-            Pace::AsMeasured => None,
-            Pace::Snap(snap) => Some(snap),
-            Pace::BackToPlain => self.back_to_plain(raw),
+            .snap(now, raw, self.pacing, self.timestep, paused);
+        if snap.is_none() && !raw.is_zero() && self.snapper.wants_plain(self.pacing) {
+            return self.back_to_plain(raw);
         }
+        snap
     }
 
     /// The frame's delta with the bank moved back to the plain phase (see
-    /// [`Pace::BackToPlain`]), at normal speed only: a scaled move back
+    /// `Snapper::wants_plain`), at normal speed only: a scaled move back
     /// could take more than the bank holds. A delta too long to carry the
     /// move leaves it to the next frame.
     #[cold]
@@ -400,7 +405,7 @@ impl FrameLoop {
             snap_units: 0,
             snap: None,
         };
-        let frame = self.shown.number(self.last, false);
+        let frame = self.shown.number_hidden();
         let plan = self.settle(&deposit, u128::MAX, false);
         FramePlan {
             render: false,

@@ -38,4 +38,4 @@ pub use mode::{Pacing, PacingError};
 pub use render_cap::RenderCap;
 pub(crate) use shown::Shown;
 pub use shown::{FRAMES_IN_FLIGHT, ShownDisplay};
-pub(crate) use snap::{Pace, Snap, Snapper};
+pub(crate) use snap::{Snap, Snapper};

@@ -72,6 +72,9 @@ const MOST_SPAN_NANOS: u64 = 1 << 42;
 /// Predictions in a row that must have named the refresh a frame was shown
 /// at before feedback plans frames (and the most remembered).
 const PROVEN_AFTER: u32 = 4;
+/// What [`Shown::planned`] holds for a plan that drew nothing. A frame
+/// drawn at this very timestamp (584 years into a clock) reads as one.
+const NOT_DRAWN: Timestamp = Timestamp::MAX;
 /// A frame with no prediction, in [`Shown::predicted`].
 const NOT_PREDICTED: u32 = u32::MAX;
 /// Fractional bits of times and periods on the lattice.
@@ -278,8 +281,6 @@ pub(crate) struct Shown {
     /// The timestamps of the latest frames planned, by number modulo
     /// [`FRAMES_IN_FLIGHT`].
     planned: [Timestamp; FRAMES_IN_FLIGHT],
-    /// Which of them were drawn (may be shown), one bit a slot.
-    drawn: u32,
     /// When each was predicted to be shown, in ns after its timestamp
     /// ([`NOT_PREDICTED`]: it was not).
     predicted: [u32; FRAMES_IN_FLIGHT],
@@ -290,9 +291,8 @@ pub(crate) struct Shown {
     judged: u32,
     /// The number the next plan takes.
     next: FrameId,
-    /// Frames planned since the start or the last reset, up to
-    /// [`FRAMES_IN_FLIGHT`].
-    in_flight: u32,
+    /// The number the first plan since the start or the last reset took.
+    first: FrameId,
     /// The latest report accepted.
     latest: Option<(FrameId, Timestamp)>,
     lattice: Option<ShownLattice>,
@@ -308,12 +308,11 @@ impl Shown {
     pub(crate) const fn new() -> Shown {
         Shown {
             planned: [Timestamp::ZERO; FRAMES_IN_FLIGHT],
-            drawn: 0,
             predicted: [NOT_PREDICTED; FRAMES_IN_FLIGHT],
             misses: 0,
             judged: 0,
             next: FrameId::FIRST,
-            in_flight: 0,
+            first: FrameId::FIRST,
             latest: None,
             lattice: None,
             latency: None,
@@ -326,32 +325,29 @@ impl Shown {
     pub(crate) fn forget(&mut self) {
         *self = Shown {
             next: self.next,
+            first: self.next,
             ..Shown::new()
         };
     }
 
-    /// Numbers a plan made at `now`, remembering it as a frame a report may
-    /// name if it is `drawn`.
+    /// Numbers a frame drawn at `now`, remembering it as a frame a report
+    /// may name.
     #[inline]
-    pub(crate) fn number(&mut self, now: Timestamp, drawn: bool) -> FrameId {
+    pub(crate) fn number_drawn(&mut self, now: Timestamp) -> FrameId {
         let frame = self.next;
         self.next = frame.next();
         let slot = slot_of(frame);
         self.planned[slot] = now;
         self.predicted[slot] = NOT_PREDICTED;
-        let bit = 1_u32 << slot;
-        self.drawn = if drawn {
-            self.drawn | bit
-        } else {
-            self.drawn & !bit
-        };
-        if self.in_flight < FRAMES_IN_FLIGHT as u32 {
-            self.in_flight += 1;
-        }
-        if !drawn {
-            // A frame not drawn has no refresh: the count starts again.
-            self.previous = None;
-        }
+        frame
+    }
+
+    /// Numbers a plan that draws nothing (a hidden frame, a catch-up): a
+    /// report naming it is refused, and the count of refreshes starts
+    /// again.
+    pub(crate) fn number_hidden(&mut self) -> FrameId {
+        let frame = self.number_drawn(NOT_DRAWN);
+        self.previous = None;
         frame
     }
 
@@ -419,6 +415,13 @@ impl Shown {
         })
     }
 
+    /// Whether reports have started a lattice: until then no frame is
+    /// predicted.
+    #[inline]
+    pub(crate) const fn has_lattice(&self) -> bool {
+        self.lattice.is_some()
+    }
+
     /// The lattice's period, once it has one.
     fn period(&self) -> Option<i64> {
         self.lattice
@@ -452,16 +455,16 @@ impl Shown {
     /// The timestamp `frame` was planned at, if a report may name it.
     fn planned_at(&self, frame: FrameId) -> Result<Timestamp, FeedbackError> {
         let back = self.next.since(frame);
-        let newest =
-            (self.in_flight > 0).then(|| FrameId::from_raw(self.next.get().wrapping_sub(1)));
-        if back == 0 || back > u64::from(self.in_flight) {
+        let planned = self.next.since(self.first).min(FRAMES_IN_FLIGHT as u64);
+        if back == 0 || back > planned {
+            let newest = (planned > 0).then(|| FrameId::from_raw(self.next.get().wrapping_sub(1)));
             return Err(FeedbackError::UnknownFrame { frame, newest });
         }
-        let slot = slot_of(frame);
-        if self.drawn & (1 << slot) == 0 {
+        let at = self.planned[slot_of(frame)];
+        if at == NOT_DRAWN {
             return Err(FeedbackError::NotDrawn { frame });
         }
-        Ok(self.planned[slot])
+        Ok(at)
     }
 
     /// The refreshes from the previous frame's predicted refresh to that of

@@ -58,21 +58,6 @@ impl Snap {
     }
 }
 
-/// What snapping decides for a frame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Pace {
-    /// Bank the frame's delta as measured.
-    AsMeasured,
-    /// Bank this snap in place of it.
-    Snap(Snap),
-    /// Locked pacing has stood down: bank the delta with the bank moved
-    /// back to the phase the plain accumulator would have, where every
-    /// phase shift so far sums to a whole number of steps. The frame then
-    /// runs the steps pacing off would run, and from there on, while
-    /// locked pacing stands down, it plans exactly as pacing off does.
-    BackToPlain,
-}
-
 /// Refreshes the display model may count ahead of what the bank has been
 /// given: the slack of a display's frame queue.
 ///
@@ -216,15 +201,18 @@ impl Snapper {
     /// model follows a lattice it trusts, snaps the frame to the refreshes
     /// it spans. While `paused`, the frame is learned but not snapped, so
     /// the bank, and the alpha, stay where they were. When locked pacing
-    /// stands down, it asks for the bank to go back to the plain phase
-    /// ([`Pace::BackToPlain`]); the planner says when it has
-    /// ([`stood_plain`](Snapper::stood_plain)).
+    /// stands down, it wants the bank back at the plain phase (see
+    /// [`wants_plain`](Snapper::wants_plain)).
     ///
     /// A steady frame's snap is known in advance: the model checks, as it
     /// follows the frame, that nothing has moved out of its bounds (nothing
     /// is owed and no gap is marked while one is kept). Every other frame
     /// goes by the general rule, [`snap_any`](Snapper::snap_any).
-    #[inline]
+    #[allow(
+        clippy::inline_always,
+        reason = "the default's every frame: measured in bench/README.md"
+    )]
+    #[inline(always)]
     pub(crate) fn snap(
         &mut self,
         now: Timestamp,
@@ -232,7 +220,7 @@ impl Snapper {
         pacing: Pacing,
         timestep: Timestep,
         paused: bool,
-    ) -> Pace {
+    ) -> Option<Snap> {
         let refreshes = match &self.steady {
             Some(steady) if !paused => {
                 let (refreshes, kept) = self
@@ -240,7 +228,7 @@ impl Snapper {
                     .observe_then(now, |period, spread| steady.admits(period, spread));
                 if kept {
                     self.held = self.held.saturating_add(1);
-                    return Pace::Snap(steady.snap);
+                    return Some(steady.snap);
                 }
                 refreshes
             }
@@ -250,18 +238,21 @@ impl Snapper {
             // A frame at the instant of the one before (or earlier) brings
             // no time and says nothing of the display: snapping stays as
             // it stood, with its stance, what it owes and its steady snap.
-            return Pace::AsMeasured;
+            return None;
         }
-        match self.snap_any(refreshes, raw, pacing, timestep, paused) {
-            Some(snap) => Pace::Snap(snap),
-            None if pacing.needs_lattice()
-                && self.stance != Stance::Plain
-                && !self.is_relearning() =>
-            {
-                Pace::BackToPlain
-            }
-            None => Pace::AsMeasured,
-        }
+        self.snap_any(refreshes, raw, pacing, timestep, paused)
+    }
+
+    /// Whether `pacing`, having not snapped a frame, wants the bank moved
+    /// back to the phase the plain accumulator would have, where every
+    /// phase shift so far sums to a whole number of steps: locked pacing,
+    /// once it has stood down (and is not holding the bank while the
+    /// display model relearns a lattice it lost). The frame then runs the
+    /// steps pacing off would run, and from there on, while locked pacing
+    /// stands down, it plans exactly as pacing off does. The planner moves
+    /// its bank and says so ([`stood_plain`](Snapper::stood_plain)).
+    pub(crate) fn wants_plain(&self, pacing: Pacing) -> bool {
+        pacing.needs_lattice() && self.stance != Stance::Plain && !self.is_relearning()
     }
 
     /// What snapping has learned forgotten, keeping what the display said
@@ -337,8 +328,8 @@ impl Snapper {
             };
         }
         // Snapped pacing stands down: the refresh still owed is banked now,
-        // so game time keeps to the wall. (Locked pacing asks for its bank
-        // back at the plain phase instead: `Pace::BackToPlain`.)
+        // so game time keeps to the wall. (Locked pacing wants its bank
+        // back at the plain phase instead: `wants_plain`.)
         if was_snapping && self.owed > 0 && !pacing.needs_lattice() && !paused {
             let owed = i128::from(core::mem::take(&mut self.owed));
             let units = i128::try_from(timestep.nanos_to_units(raw)).unwrap_or(i128::MAX)

@@ -9,8 +9,9 @@ use crate::{FeedbackError, FrameId, Timestamp};
 fn frames_numbered_across_the_wrap_are_reported_in_order() {
     let mut shown = Shown::new();
     shown.next = FrameId::from_raw(u64::MAX - 1);
+    shown.first = shown.next;
     let frames: [FrameId; 4] =
-        core::array::from_fn(|k| shown.number(Timestamp::from_nanos(1_000 + 100 * k as u64), true));
+        core::array::from_fn(|k| shown.number_drawn(Timestamp::from_nanos(1_000 + 100 * k as u64)));
     assert_eq!(frames.map(FrameId::get), [u64::MAX - 1, u64::MAX, 0, 1]);
     assert_eq!(
         shown.report(frames[1], Timestamp::from_nanos(1_150)),

@@ -85,6 +85,7 @@ impl Lattice {
     /// two points a step, so the part is half a step; at a third of a
     /// 60 Hz step (50,000,000 units) it would be 16,666,666⅔ units, and
     /// there is none.
+    #[inline]
     pub(super) fn part_at(self, speed: Speed, per_step: u64) -> Option<u64> {
         if speed == Speed::NORMAL {
             return Some(self.part.get());
