@@ -43,7 +43,7 @@ impl Display {
     }
 }
 
-/// Plans `frames` frames of `display`, reporting each frame `late` frames
+/// Plans `count` frames of `display`, reporting each frame `late` frames
 /// after it was planned (never, if `late` is `None`); returns the plans.
 fn run(
     frames: &mut FrameLoop,
@@ -51,9 +51,20 @@ fn run(
     count: u64,
     late: Option<usize>,
 ) -> Vec<FramePlan> {
+    run_frames(frames, display, 1..=count, late)
+}
+
+/// [`run`] over frames `numbers` of the display; the last `late` frames
+/// are never reported.
+fn run_frames(
+    frames: &mut FrameLoop,
+    display: &Display,
+    numbers: core::ops::RangeInclusive<u64>,
+    late: Option<usize>,
+) -> Vec<FramePlan> {
     let mut plans = Vec::new();
     let mut in_flight = std::collections::VecDeque::new();
-    for k in 1..=count {
+    for k in numbers {
         let stamp = display.stamp(k);
         let plan = frames.begin_frame(at(stamp));
         plans.push(plan);
@@ -296,21 +307,13 @@ fn at_half_speed_feedback_runs_a_step_every_other_frame_and_paused_none() {
     let mut frames = planner();
     run(&mut frames, &display, 60, Some(3));
     frames.set_speed(Speed::HALF);
-    let mut in_flight = std::collections::VecDeque::new();
-    let mut steps = Vec::new();
-    for k in 61..=180_u64 {
-        if k == 121 {
-            frames.set_speed(Speed::PAUSED);
-        }
-        let stamp = display.stamp(k);
-        let plan = frames.begin_frame(at(stamp));
-        steps.push(plan.steps_run());
-        in_flight.push_back((plan.frame(), display.shown(stamp)));
-        if in_flight.len() > 3 {
-            let (frame, shown) = in_flight.pop_front().unwrap();
-            frames.frame_shown(frame, at(shown)).unwrap();
-        }
-    }
+    let mut steps: Vec<u64> = run_frames(&mut frames, &display, 61..=120, Some(3))
+        .iter()
+        .map(FramePlan::steps_run)
+        .collect();
+    frames.set_speed(Speed::PAUSED);
+    let paused = run_frames(&mut frames, &display, 121..=180, Some(3));
+    steps.extend(paused.iter().map(FramePlan::steps_run));
     let (half, paused) = steps.split_at(60);
     assert_eq!(half.iter().sum::<u64>(), 30);
     assert!(
@@ -353,18 +356,10 @@ fn a_step_rate_change_with_reports_in_flight_keeps_what_feedback_taught() {
         );
     }
     assert!(frames.shown_display().unwrap().is_trusted());
-    let mut in_flight = std::collections::VecDeque::new();
-    let mut steps = Vec::new();
-    for k in 61..=120_u64 {
-        let stamp = display.stamp(k);
-        let plan = frames.begin_frame(at(stamp));
-        steps.push(plan.steps_run());
-        in_flight.push_back((plan.frame(), display.shown(stamp)));
-        if in_flight.len() > 3 {
-            let (frame, shown) = in_flight.pop_front().unwrap();
-            frames.frame_shown(frame, at(shown)).unwrap();
-        }
-    }
+    let steps: Vec<u64> = run_frames(&mut frames, &display, 61..=120, Some(3))
+        .iter()
+        .map(FramePlan::steps_run)
+        .collect();
     // Two 120 Hz steps a 60 Hz refresh, from the second frame on.
     assert!(steps[1..].iter().all(|&steps| steps == 2), "{steps:?}");
 }
