@@ -28,6 +28,9 @@ use crate::Timestamp;
 /// let second = frames.begin_frame(Timestamp::ZERO + Nanos::from_millis(33)).frame();
 /// assert_eq!(second, first.next());
 /// ```
+///
+/// `Ord` compares the raw numbers, so it puts frame 0 after a wrap before
+/// frame `u64::MAX`; the planner itself compares by wrapping distance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FrameId(u64);
 
@@ -76,6 +79,9 @@ pub enum FeedbackError {
     UnknownFrame {
         /// The frame reported.
         frame: FrameId,
+        /// The oldest frame remembered, if any has been planned since the
+        /// start or the last reset.
+        oldest: Option<FrameId>,
         /// The newest frame planned, if any since the start or the last
         /// reset.
         newest: Option<FrameId>,
@@ -95,15 +101,25 @@ pub enum FeedbackError {
         /// When it was said to be shown.
         shown: Timestamp,
     },
+    /// The frame is said to be shown more than about 4.3 s (2³² ns) after it
+    /// was planned: no display pipeline holds a frame that long.
+    LongAfterPlanned {
+        /// The frame reported.
+        frame: FrameId,
+        /// Its timestamp.
+        planned: Timestamp,
+        /// When it was said to be shown.
+        shown: Timestamp,
+    },
     /// The report does not come after the previous one accepted: a display
     /// shows frames in the order they were planned, each at a later
     /// refresh, and reports must come in that order.
     OutOfOrder {
-        /// The frame reported, and when it was said to be shown.
+        /// The frame reported.
         frame: FrameId,
         /// When it was said to be shown.
         shown: Timestamp,
-        /// The latest frame reported before it, and when it was shown.
+        /// The latest frame reported before it.
         previous: FrameId,
         /// When that frame was shown.
         previous_shown: Timestamp,
@@ -115,20 +131,17 @@ impl fmt::Display for FeedbackError {
         match *self {
             FeedbackError::UnknownFrame {
                 frame,
+                oldest: Some(oldest),
                 newest: Some(newest),
-            } => {
-                let oldest = newest.0.wrapping_sub(crate::FRAMES_IN_FLIGHT as u64 - 1);
-                write!(
-                    f,
-                    "{frame} is not one of the {} latest frames planned (frames {oldest} to {})",
-                    crate::FRAMES_IN_FLIGHT,
-                    newest.0
-                )
-            }
-            FeedbackError::UnknownFrame {
-                frame,
-                newest: None,
             } => write!(
+                f,
+                "{frame} is not one of the frames remembered: the latest {} planned, \
+                 frames {} to {}",
+                newest.since(oldest) + 1,
+                oldest.0,
+                newest.0
+            ),
+            FeedbackError::UnknownFrame { frame, .. } => write!(
                 f,
                 "{frame} was not planned: no frame has been planned since the start or the last reset"
             ),
@@ -144,6 +157,17 @@ impl fmt::Display for FeedbackError {
             } => write!(
                 f,
                 "{frame} is said to be shown at {} ns, before it was planned at {} ns",
+                shown.as_nanos(),
+                planned.as_nanos()
+            ),
+            FeedbackError::LongAfterPlanned {
+                frame,
+                planned,
+                shown,
+            } => write!(
+                f,
+                "{frame} is said to be shown at {} ns, more than 4294967295 ns (about 4.3 s) \
+                 after it was planned at {} ns",
                 shown.as_nanos(),
                 planned.as_nanos()
             ),

@@ -123,6 +123,7 @@ fn a_report_is_taken_only_for_a_remembered_drawn_frame_shown_after_its_stamp_and
         frames.frame_shown(FrameId::FIRST, at(START)),
         Err(FeedbackError::UnknownFrame {
             frame: FrameId::FIRST,
+            oldest: None,
             newest: None
         })
     );
@@ -134,6 +135,7 @@ fn a_report_is_taken_only_for_a_remembered_drawn_frame_shown_after_its_stamp_and
         frames.frame_shown(ahead, at(START + 60_000_000)),
         Err(FeedbackError::UnknownFrame {
             frame: ahead,
+            oldest: Some(first),
             newest: Some(third)
         })
     );
@@ -187,7 +189,7 @@ fn the_latest_thirty_two_frames_are_remembered_and_a_reset_forgets_them() {
         .unwrap_err();
     assert_eq!(
         error.to_string(),
-        "frame 7 is not one of the 32 latest frames planned (frames 8 to 39)"
+        "frame 7 is not one of the frames remembered: the latest 32 planned, frames 8 to 39"
     );
     assert_eq!(
         frames.frame_shown(plans[40 - 32], at(START + 41 * 16_666_667)),
@@ -198,6 +200,7 @@ fn the_latest_thirty_two_frames_are_remembered_and_a_reset_forgets_them() {
         frames.frame_shown(plans[39], at(START + 43 * 16_666_667)),
         Err(FeedbackError::UnknownFrame {
             frame: plans[39],
+            oldest: None,
             newest: None
         })
     );
@@ -409,12 +412,44 @@ fn once_reports_stop_frames_are_planned_from_their_stamps_again() {
     let plans = run(&mut frames, &display, 100, Some(3));
     assert!(plans[99].predicted());
     // No report for the next 40 frames: the latest names frame 96 (from
-    // 0), stale once the frame planned is 33 past it, frame 129.
+    // 0), stale once the frame planned is more than 32 past it, frame 129.
     let predicted: Vec<bool> = (101..=140_u64)
         .map(|k| frames.begin_frame(at(display.stamp(k))).predicted())
         .collect();
     let stale_from = predicted.iter().position(|&predicted| !predicted).unwrap();
-    assert_eq!(stale_from, 28);
+    assert_eq!(stale_from, 29);
     assert!(predicted[stale_from..].iter().all(|&predicted| !predicted));
     assert!(!frames.shown_display().unwrap().is_trusted());
+}
+
+#[test]
+fn a_report_far_in_the_future_is_refused_and_one_seconds_ahead_blocks_reports_only_while_fresh() {
+    let display = SWINGING_60;
+    let mut frames = planner();
+    run(&mut frames, &display, 40, Some(3));
+    let plan = frames.begin_frame(at(display.stamp(41)));
+    let planned = display.stamp(41);
+    assert!(matches!(
+        frames.frame_shown(plan.frame(), at(planned + 5_000_000_000)),
+        Err(FeedbackError::LongAfterPlanned { .. })
+    ));
+    // Three seconds ahead: taken, and later reports, at real times, come
+    // out of order...
+    assert_eq!(
+        frames.frame_shown(plan.frame(), at(planned + 3_000_000_000)),
+        Ok(())
+    );
+    let next = frames.begin_frame(at(display.stamp(42)));
+    assert!(matches!(
+        frames.frame_shown(next.frame(), at(display.shown(display.stamp(42)))),
+        Err(FeedbackError::OutOfOrder { .. })
+    ));
+    // ...until that report is stale: more than 32 frames on, real reports
+    // are taken again.
+    let plans = run_frames(&mut frames, &display, 43..=80, None);
+    let late = plans[plans.len() - 1];
+    assert_eq!(
+        frames.frame_shown(late.frame(), at(display.shown(display.stamp(80)))),
+        Ok(())
+    );
 }

@@ -123,8 +123,10 @@ pub struct Settings {
     feedback_delay: u32,
 }
 
-/// The longest feedback delay, in rows: a report later than this names a
-/// frame the planner no longer remembers.
+/// The longest feedback delay, in rows: past it every report would name a
+/// frame the planner no longer remembers. It is an upper bound: the delay
+/// counts from the first row presented after the display time, so a
+/// pipeline `k` rows deep is refused from about `32 - k` rows on.
 pub const MAX_FEEDBACK_DELAY: u32 = evenstep_core::FRAMES_IN_FLIGHT as u32 - 1;
 
 impl Settings {

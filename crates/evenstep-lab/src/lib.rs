@@ -1,9 +1,9 @@
 //! A frame pacing lab.
 //!
-//! `evenstep-lab` feeds frame timestamp traces through six fixed-step
+//! `evenstep-lab` feeds frame timestamp traces through seven fixed-step
 //! planner configurations side by side ([`Config`]: a naive `f64`
 //! accumulator, Godot's jitter fix, and [`evenstep_core::FrameLoop`] with
-//! each pacing mode) and reports how smooth their steps are, judged by what
+//! each pacing mode, and with display feedback) and reports how smooth their steps are, judged by what
 //! the player saw: each frame the display showed, against the refreshes it
 //! stayed on screen ([`Rule`]). Traces are synthetic displays
 //! ([`Synthetic`]), vsync queues ([`Queued`]) or recorded captures

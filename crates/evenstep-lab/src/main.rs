@@ -18,10 +18,11 @@ use evenstep_lab::{
 /// and report how smooth their steps are, judged by the frames the display
 /// showed.
 ///
-/// Six configurations run on every trace: the plain floating-point
+/// Seven configurations run on every trace: the plain floating-point
 /// accumulator most engines and crates use ("naive f64"), Godot's physics
-/// jitter fix, and evenstep's planner with pacing off, centred, snapped and
-/// locked (the default). With no trace options, the default suite runs
+/// jitter fix, evenstep's planner with pacing off, centred, snapped and
+/// locked (the default), and the default told when each shown frame
+/// reached the screen ("evenstep feedback"). With no trace options, the default suite runs
 /// (its profiles are listed in `--help`; fixed seeds).
 #[derive(Debug, Parser)]
 #[command(name = "evenstep-lab", version)]

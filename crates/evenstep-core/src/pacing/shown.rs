@@ -157,14 +157,18 @@ impl ShownLattice {
             *self = ShownLattice {
                 point: at,
                 period: gap,
+                base: self.point,
                 since: 1,
                 fitted: 1,
-                ..*self
             };
             return;
         }
         // The usual report: one refresh after the latest.
-        if (gap - self.period).abs() * FIT_DIVISOR <= self.period {
+        if (gap - self.period)
+            .saturating_abs()
+            .saturating_mul(FIT_DIVISOR)
+            <= self.period
+        {
             self.count(at, 1, 1);
             return;
         }
@@ -372,7 +376,14 @@ impl Shown {
                 shown: at,
             });
         }
-        if let Some((previous, previous_shown)) = self.latest {
+        if at.saturating_since(planned).as_nanos() > MOST_GAP_NANOS {
+            return Err(FeedbackError::LongAfterPlanned {
+                frame,
+                planned,
+                shown: at,
+            });
+        }
+        if let Some((previous, previous_shown)) = self.latest.filter(|_| !self.is_stale()) {
             let newest = self.next.since(previous);
             let later = newest > self.next.since(frame);
             if !later || at <= previous_shown {
@@ -397,6 +408,12 @@ impl Shown {
         // made on the old one do not count.
         let lag = fixed(at.saturating_since(planned).as_nanos());
         self.latency = (period > 0).then(|| Latency::after(self.latency, lag, period));
+        if self.latency.is_none_or(|latency| latency.kept == 1) {
+            // A new lattice, or a latch that changed: what was proven of
+            // the old ones proves nothing of these.
+            self.misses = 0;
+            self.judged = 0;
+        }
         if self.model().is_none() {
             self.previous = None;
         }
@@ -457,8 +474,12 @@ impl Shown {
         let back = self.next.since(frame);
         let planned = self.next.since(self.first).min(FRAMES_IN_FLIGHT as u64);
         if back == 0 || back > planned {
-            let newest = (planned > 0).then(|| FrameId::from_raw(self.next.get().wrapping_sub(1)));
-            return Err(FeedbackError::UnknownFrame { frame, newest });
+            let remembered = |back: u64| FrameId::from_raw(self.next.get().wrapping_sub(back));
+            return Err(FeedbackError::UnknownFrame {
+                frame,
+                oldest: (planned > 0).then(|| remembered(planned)),
+                newest: (planned > 0).then(|| remembered(1)),
+            });
         }
         let at = self.planned[slot_of(frame)];
         if at == NOT_DRAWN {
@@ -474,8 +495,9 @@ impl Shown {
     #[inline]
     pub(crate) fn refreshes_to(&mut self, now: Timestamp) -> Option<(u64, u64)> {
         let model = self.model()?;
-        if self.is_stale() {
-            // Reports stopped: what they taught may have drifted off.
+        if self.is_stale() || now.saturating_since(model.point).as_nanos() > MOST_GAP_NANOS {
+            // Reports stopped, frames or time ago: what they taught may
+            // have drifted off.
             self.previous = None;
             return None;
         }
@@ -510,8 +532,9 @@ impl Shown {
     /// Whether the latest report names a frame planned more than
     /// [`FRAMES_IN_FLIGHT`] frames ago: reports have stopped coming.
     fn is_stale(&self) -> bool {
+        let planned = FrameId::from_raw(self.next.get().wrapping_sub(1));
         self.latest
-            .is_none_or(|(frame, _)| self.next.since(frame) > FRAMES_IN_FLIGHT as u64)
+            .is_none_or(|(frame, _)| planned.since(frame) > FRAMES_IN_FLIGHT as u64)
     }
 
     /// What the reports have taught, once a period is known.

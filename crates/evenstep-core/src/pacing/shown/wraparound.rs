@@ -32,6 +32,7 @@ fn frames_numbered_across_the_wrap_are_reported_in_order() {
         shown.report(ahead, Timestamp::from_nanos(1_400)),
         Err(FeedbackError::UnknownFrame {
             frame: ahead,
+            oldest: Some(frames[0]),
             newest: Some(frames[3])
         })
     );
