@@ -6,6 +6,7 @@ use std::time::Duration;
 use evenstep_core::{Alpha, FrameId, FrameLoop, Nanos, Timestamp, Timestep};
 
 use crate::control::Control;
+use crate::input::StepInput;
 
 /// What an update is told: the fixed step, which tick it is, and the time.
 #[derive(Debug)]
@@ -16,9 +17,17 @@ pub struct StepContext<'a> {
     pub(crate) control: &'a Control,
     /// The planner, for simulation time across changes of step.
     pub(crate) frames: &'a FrameLoop,
+    /// The step's input.
+    pub(crate) input: &'a StepInput,
 }
 
 impl StepContext<'_> {
+    /// The input of this step: the events of the wall-clock span it stands
+    /// for, and the state they leave (see [`crate::input`]).
+    pub fn input(&self) -> &StepInput {
+        self.input
+    }
+
     /// The fixed step as a duration, rounded down to the nanosecond (a 60 Hz
     /// step is 16,666,666⅔ ns, given as 16,666,666): for display and for
     /// APIs that take a [`Duration`]. Rules take

@@ -17,6 +17,7 @@ mod catch_up;
 mod controls;
 mod due;
 mod feedback;
+mod input;
 mod pump;
 mod recovery;
 mod render_delta;
@@ -45,6 +46,7 @@ use crate::game_loop::render_delta::RenderDelta;
 use crate::game_loop::render_rate::RenderRate;
 use crate::game_loop::subscribers::Subscribers;
 use crate::game_loop::time_base::TimeBase;
+use crate::input::queue::InputQueue;
 use crate::jobs::{JobHandle, Jobs};
 use crate::stats::{Collector, LoopStats};
 use crate::timeline::Timeline;
@@ -170,6 +172,8 @@ pub struct Loop<S> {
     stats: Box<Collector>,
     /// The pump in progress, for the state after a panic out of it.
     recovery: Recovery,
+    /// Input waiting for its step, and the recorder.
+    input: InputQueue<S>,
 }
 
 impl<S> Loop<S> {

@@ -154,6 +154,7 @@ mod cpu;
 mod ease;
 pub mod frame_policy;
 mod game_loop;
+pub mod input;
 mod jobs;
 mod lerp;
 pub mod replay;

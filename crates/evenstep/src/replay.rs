@@ -17,6 +17,7 @@ use evenstep_core::{FrameLoop, Nanos, StepBudget, Timestamp, Timestep};
 
 use crate::contexts::StepContext;
 use crate::control::Control;
+use crate::input::{Delivery, StepInput};
 
 #[cfg(feature = "serde")]
 pub use crate::replay::input_log::LoadError;
@@ -37,6 +38,15 @@ pub trait ReplaySource<S> {
 
     /// The fixed step the session was recorded at.
     fn timestep(&self) -> Timestep;
+
+    /// Passes each [`Delivery`] the loop's input queue made to the step of
+    /// `tick`, in order, to `feed`, which builds the step's
+    /// [`StepInput`](crate::input::StepInput) as the live loop did. A log
+    /// the loop recorded ([`LoopBuilder::record_input`](crate::LoopBuilder::record_input)) has them; a source
+    /// without any passes none (the default), and its steps read no input.
+    fn deliveries(&self, tick: u64, feed: &mut dyn FnMut(&Delivery)) {
+        let _ = (tick, feed);
+    }
 }
 
 /// The first checkpoint whose hash differed.
@@ -160,22 +170,15 @@ where
     // A replay runs at one step: sim time is `tick · dt`, as a planner
     // that never changed its step says.
     let frames = FrameLoop::new(timestep, StepBudget::DEFAULT, Timestamp::ZERO);
-    let step = StepContext {
-        timestep,
-        tick: 0,
-        real_time: Nanos::ZERO,
-        control: &control,
-        frames: &frames,
-    };
-    Ok(run_ticks(source, state, step, update, hash))
+    Ok(run_ticks(source, state, (&frames, &control), update, hash))
 }
 
-/// Runs every tick of `source` with `step` as the context, comparing hashes
-/// at its checkpoints, up to the first divergence.
+/// Runs every tick of `source` with the replay's planner and control in the
+/// context, comparing hashes at its checkpoints, up to the first divergence.
 fn run_ticks<S, R, U, H>(
     source: &mut R,
     state: &mut S,
-    mut step: StepContext<'_>,
+    (frames, control): (&FrameLoop, &Control),
     mut update: U,
     mut hash: H,
 ) -> ReplayReport
@@ -185,9 +188,21 @@ where
     H: FnMut(&S) -> u64,
 {
     let mut checkpoints = 0;
+    let mut input = StepInput::default();
     for tick in 0..source.ticks() {
         source.apply_inputs(tick, state);
-        step.tick = tick;
+        input.begin();
+        source.deliveries(tick, &mut |delivery| {
+            input.take(delivery.clone(), &mut |_| {});
+        });
+        let step = StepContext {
+            timestep: frames.timestep(),
+            tick,
+            real_time: Nanos::ZERO,
+            control,
+            frames,
+            input: &input,
+        };
         update(state, &step);
         if let Some(expected) = source.checkpoint(tick) {
             checkpoints += 1;

@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::marker::PhantomData;
+use std::num::NonZeroU64;
 use std::time::Duration;
 
 use evenstep_core::{
@@ -17,6 +18,7 @@ use crate::game_loop::render_rate::RenderRate;
 use crate::game_loop::subscribers::Subscribers;
 use crate::game_loop::time_base::TimeBase;
 use crate::game_loop::{Loop, Run};
+use crate::input::queue::{InputQueue, StateHasher};
 use crate::jobs::Jobs;
 use crate::stats::{Collector, MAX_GAP_WINDOW_SECS, StatsConfig};
 use crate::timeline::Timeline;
@@ -56,6 +58,8 @@ pub struct LoopBuilder<S> {
     absence: Duration,
     work_budget: Duration,
     gap_window: Duration,
+    /// The input recording asked for: checkpoint spacing and state hash.
+    record_input: Option<(NonZeroU64, StateHasher<S>)>,
 }
 
 impl<S> LoopBuilder<S> {
@@ -69,6 +73,7 @@ impl<S> LoopBuilder<S> {
             pacing: Pacing::LOCKED,
             render_cap: None,
             governor: None,
+            record_input: None,
             warmup_frames: 10,
             absence: Duration::from_secs(1),
             work_budget: Duration::from_nanos(16_666_667),
@@ -159,6 +164,51 @@ impl<S> LoopBuilder<S> {
         self
     }
 
+    /// Records every step's input from the first step on, with no code in
+    /// the game: each event delivered to a step is logged at its tick, and
+    /// after every `checkpoint_every` ticks' updates `hash` of the state is
+    /// the checkpoint. Read the log with [`Loop::input_log`] (save it at
+    /// any moment) or take it with [`Loop::take_input_log`];
+    /// [`replay`](crate::replay()) hands each step the same input.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::num::NonZeroU64;
+    /// use evenstep::{Loop, ManualClock, PumpKind, StateHash, Timestamp, Timestep, replay};
+    /// use evenstep::input::{InputEvent, Key};
+    ///
+    /// let update = |x: &mut i64, step: &evenstep::StepContext| {
+    ///     if step.input().held(Key::D) {
+    ///         *x += 1;
+    ///     }
+    /// };
+    /// let hash = |x: &i64| StateHash::new().i64(*x).finish();
+    /// let clock = ManualClock::new();
+    /// let mut game_loop = Loop::<i64>::builder()
+    ///     .clock(clock.clone())
+    ///     .record_input(NonZeroU64::new(10).unwrap(), hash)
+    ///     .build()?;
+    /// game_loop.on_update(update);
+    /// game_loop.start();
+    /// game_loop.push_input(Timestamp::from_nanos(1), InputEvent::Press(Key::D.into()))?;
+    /// let mut x = 0;
+    /// clock.set(Timestamp::from_nanos(1_000_000_000)); // a second: 5 steps, the budget
+    /// let _ = game_loop.pump(&mut x, PumpKind::Paint);
+    /// let mut log = game_loop.take_input_log().unwrap();
+    /// let report = replay(&mut log, Timestep::HZ_60, &mut 0, update, hash)?;
+    /// assert_eq!((x, log.ticks(), report.is_green()), (5, 5, false)); // no checkpoint yet
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn record_input(
+        mut self,
+        checkpoint_every: NonZeroU64,
+        hash: impl FnMut(&S) -> u64 + 'static,
+    ) -> LoopBuilder<S> {
+        self.record_input = Some((checkpoint_every, Box::new(hash)));
+        self
+    }
+
     /// Builds the loop, stopped until [`Loop::start`].
     ///
     /// # Errors
@@ -178,6 +228,10 @@ impl<S> LoopBuilder<S> {
             FrameLoop::new(self.timestep, budget, Timestamp::ZERO).with_pacing(self.pacing);
         frames.set_speed(self.speed);
         frames.set_render_cap(self.render_cap);
+        let mut input = InputQueue::new();
+        if let Some((every, hash)) = self.record_input {
+            input.record(self.timestep, every, hash);
+        }
         Ok(Loop {
             time: TimeBase::new(clock),
             frames,
@@ -191,6 +245,7 @@ impl<S> LoopBuilder<S> {
             since_render: RenderDelta::default(),
             stats: Box::new(Collector::new(stats)),
             recovery: Recovery::new(),
+            input,
         })
     }
 

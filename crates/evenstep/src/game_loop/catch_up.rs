@@ -29,6 +29,7 @@ impl<S> Loop<S> {
         self.recovery.enter(self.frames.tick());
         let plan = self.frames.catch_up(Nanos::from_duration(span));
         self.recovery.planned(&plan);
+        self.input.catching_up();
         let steps = self.run_steps(state, plan.timestep());
         let stopped = self.steering.control.stop_requested();
         if stopped {

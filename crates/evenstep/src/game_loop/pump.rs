@@ -105,8 +105,11 @@ impl<S> Loop<S> {
         self.note_plan(state, kind, &plan);
         // 5. Hooks before the steps.
         self.subscribers.before_steps(state, &plan);
-        // 6. The fixed steps.
+        // 6. The fixed steps, or a paused pump's input.
         let steps = self.run_steps(state, plan.timestep());
+        if steps == 0 && plan.speed().is_paused() {
+            self.input.paused_pump(state, now);
+        }
         let stopped = self.steering.control.stop_requested();
         // 7. Hooks after the steps, unless an update stopped the loop.
         if !stopped {
@@ -166,13 +169,20 @@ impl<S> Loop<S> {
     }
 
     /// Step 4: the plan for a pump of `kind` at `now`. A tick pump draws
-    /// nothing, so it spends no render of the render cap.
+    /// nothing, so it spends no render of the render cap. The input queue
+    /// learns when the plan's steps end.
     #[inline]
     fn plan(&mut self, kind: PumpKind, now: Timestamp) -> FramePlan {
-        match kind {
+        let from = self.frames.last_frame();
+        let bank_before = self.frames.remainder_units();
+        let plan = match kind {
             PumpKind::Paint => self.frames.begin_frame(now),
             PumpKind::Tick => self.frames.begin_hidden_frame(now),
-        }
+        };
+        let bank_after = self.frames.remainder_units();
+        self.input
+            .planned(&plan, (from, now), (bank_before, bank_after));
+        plan
     }
 
     /// Step 4, once planned: the steps of `plan` are in flight, the plan is

@@ -6,9 +6,10 @@ use crate::contexts::StepContext;
 use crate::game_loop::Loop;
 
 impl<S> Loop<S> {
-    /// Runs the steps in flight, in tick order. For each, the sim timeline
-    /// advances to the step's end, then the updates run in registration
-    /// order. A step's tick is counted as it begins, so a step cut short by
+    /// Runs the steps in flight, in tick order. For each, the step takes
+    /// its input, the sim timeline advances to the step's end, then the
+    /// updates run in registration order and the input recorder ends the
+    /// tick. A step's tick is counted as it begins, so a step cut short by
     /// `stop` or by a panic is never run again under the same tick. Returns
     /// the steps begun.
     pub(crate) fn run_steps(&mut self, state: &mut S, timestep: Timestep) -> u64 {
@@ -21,14 +22,18 @@ impl<S> Loop<S> {
                 self.sim
                     .advance_to(state, self.frames.sim_time_at(tick + 1));
             }
+            self.input.begin_step(tick);
             let step = StepContext {
                 timestep,
                 frames: &self.frames,
                 tick,
                 real_time: self.time.real_time(),
                 control: &self.steering.control,
+                input: self.input.step(),
             };
-            if self.subscribers.update(state, &step) {
+            let stopped = self.subscribers.update(state, &step);
+            self.input.end_step(tick, state);
+            if stopped {
                 break;
             }
         }

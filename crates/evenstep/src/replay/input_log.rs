@@ -9,6 +9,7 @@ use std::num::NonZeroU64;
 
 use evenstep_core::Timestep;
 
+use crate::input::Delivery;
 use crate::replay::{ReplayError, ReplaySource};
 
 #[cfg(feature = "serde")]
@@ -18,6 +19,23 @@ pub use crate::replay::input_log::file::LoadError;
 pub trait Input<S> {
     /// Applies the event, as the live game did before the tick's update.
     fn apply(&self, state: &mut S);
+
+    /// The loop's input delivery this event is, if it is one: replay hands
+    /// it to the step's [`StepInput`](crate::input::StepInput). `None` for a
+    /// game's own events (the default).
+    fn delivery(&self) -> Option<&Delivery> {
+        None
+    }
+}
+
+/// What the loop's input queue delivered to a step: it changes no state by
+/// itself, and replay hands it to the step's input, as the live loop did.
+impl<S> Input<S> for Delivery {
+    fn apply(&self, _: &mut S) {}
+
+    fn delivery(&self) -> Option<&Delivery> {
+        Some(self)
+    }
 }
 
 /// Events recorded by tick, checkpoints every N ticks, and the fixed step,
@@ -213,6 +231,14 @@ impl<S, E: Input<S>> ReplaySource<S> for InputLog<E> {
 
     fn timestep(&self) -> Timestep {
         self.timestep
+    }
+
+    fn deliveries(&self, tick: u64, feed: &mut dyn FnMut(&Delivery)) {
+        for (_, event) in self.events_at(tick) {
+            if let Some(delivery) = Input::<S>::delivery(event) {
+                feed(delivery);
+            }
+        }
     }
 }
 

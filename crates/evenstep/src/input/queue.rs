@@ -1,0 +1,331 @@
+//! The loop's input queue: events wait here with their times until the
+//! step whose span holds them begins (see [the module](crate::input) for
+//! the rule), or a paused pump hands them to the paused-input hooks.
+
+use std::collections::VecDeque;
+use std::num::NonZeroU64;
+
+use evenstep_core::{FramePlan, Timestamp};
+
+use crate::input::step_input::StepInput;
+use crate::input::{Button, Delivery, InputError, InputEvent, MAX_WAITING};
+use crate::replay::{InputLog, RecordError};
+
+/// A paused-input hook.
+pub(crate) type PausedHook<S> = Box<dyn FnMut(&mut S, &[InputEvent])>;
+
+/// The state hash a recording checkpoints with.
+pub(crate) type StateHasher<S> = Box<dyn FnMut(&S) -> u64>;
+
+/// Events waiting for a step, the step being run's input, and what records
+/// the steps' input.
+pub(crate) struct InputQueue<S> {
+    /// Events not yet delivered, in the order pushed, each with its time
+    /// (never earlier than the one before it).
+    waiting: VecDeque<(Timestamp, InputEvent)>,
+    /// What paused pumps left of the held state, for the next step.
+    settled: Settled,
+    /// The input of the step being run (or the last one run).
+    step: StepInput,
+    /// The pump being run: when its steps end.
+    span: Span,
+    paused_hooks: Vec<PausedHook<S>>,
+    /// The paused pump's events, handed to the hooks.
+    paused: Vec<InputEvent>,
+    recorder: Option<Recorder<S>>,
+}
+
+/// What the events that reached the paused-input hooks leave for the next
+/// step: the last state of each button they moved, whether a focus loss
+/// released everything first, and the last pointer position.
+#[derive(Default)]
+struct Settled {
+    release_all: bool,
+    buttons: Vec<(Button, bool)>,
+    pointer: Option<(f64, f64)>,
+}
+
+/// When the steps of the pump being run end, in wall time.
+#[derive(Clone, Copy, Default)]
+struct Span {
+    /// The previous frame's time and this pump's.
+    from: Timestamp,
+    to: Timestamp,
+    /// The pump's first tick, and how many of its steps the bank paid for
+    /// (the rest were queued).
+    first_tick: u64,
+    from_bank: u64,
+    /// The bank before and after the pump, and a step, in the planner's
+    /// units.
+    bank_before: u128,
+    bank_after: u128,
+    per_step: u128,
+    /// Whether the steps take events (a catch-up's do not).
+    delivers: bool,
+}
+
+impl Span {
+    /// The wall time at which the step `tick` of the pump ends: where the
+    /// bank reached its full length, with the pump's wall time mapped
+    /// linearly onto what the bank gained; a queued step at the pump's time.
+    fn end_of(&self, tick: u64) -> Timestamp {
+        let index = u128::from(tick - self.first_tick);
+        if index >= u128::from(self.from_bank) {
+            return self.to;
+        }
+        let paid = u128::from(self.from_bank) * self.per_step + self.bank_after;
+        let gained = paid.saturating_sub(self.bank_before);
+        let filled = ((index + 1) * self.per_step).saturating_sub(self.bank_before);
+        if filled == 0 {
+            return self.from;
+        }
+        if filled >= gained {
+            return self.to;
+        }
+        let wall = u128::from(self.to.saturating_since(self.from).as_nanos());
+        // `filled / gained` is under 1: scale both down until the product
+        // fits, which loses only what no nanosecond shows.
+        let shift = (128 - gained.leading_zeros()).saturating_sub(64);
+        let (filled, gained) = (filled >> shift, (gained >> shift).max(1));
+        let offset = u64::try_from(wall * filled / gained).unwrap_or(u64::MAX);
+        self.from
+            .saturating_add(evenstep_core::Nanos::from_nanos(offset))
+    }
+}
+
+/// The recorder of [`LoopBuilder::record_input`](crate::LoopBuilder::record_input).
+struct Recorder<S> {
+    log: InputLog<Delivery>,
+    hash: StateHasher<S>,
+    /// Why recording stopped, if it did.
+    error: Option<RecordError>,
+}
+
+impl<S> InputQueue<S> {
+    /// An empty queue that records nothing.
+    pub(crate) fn new() -> InputQueue<S> {
+        InputQueue {
+            waiting: VecDeque::new(),
+            settled: Settled::default(),
+            step: StepInput::default(),
+            span: Span::default(),
+            paused_hooks: Vec::new(),
+            paused: Vec::new(),
+            recorder: None,
+        }
+    }
+
+    /// Records every step's input from tick 0, in a log at `timestep` with
+    /// a checkpoint of `hash` every `every` ticks.
+    pub(crate) fn record(
+        &mut self,
+        timestep: evenstep_core::Timestep,
+        every: NonZeroU64,
+        hash: StateHasher<S>,
+    ) {
+        self.recorder = Some(Recorder {
+            log: InputLog::new(timestep, every),
+            hash,
+            error: None,
+        });
+    }
+
+    /// Queues `event` at `at`, taken as the latest time queued if it is
+    /// earlier, so events are delivered in the order pushed.
+    pub(crate) fn push(&mut self, at: Timestamp, event: InputEvent) -> Result<(), InputError> {
+        event.check()?;
+        if self.waiting.len() >= MAX_WAITING {
+            return Err(InputError::Full);
+        }
+        let at = self.waiting.back().map_or(at, |(last, _)| at.max(*last));
+        self.waiting.push_back((at, event));
+        Ok(())
+    }
+
+    /// The events waiting for a step, oldest first, with their times.
+    pub(crate) fn waiting(&self) -> impl ExactSizeIterator<Item = (Timestamp, &InputEvent)> {
+        self.waiting.iter().map(|(at, event)| (*at, event))
+    }
+
+    /// The input of the step being run.
+    pub(crate) fn step(&self) -> &StepInput {
+        &self.step
+    }
+
+    /// Adds a paused-input hook.
+    pub(crate) fn on_paused(&mut self, hook: PausedHook<S>) {
+        self.paused_hooks.push(hook);
+    }
+
+    /// The pump from `from` (the previous frame's time) to `plan`'s time
+    /// `to` is planned: the bank held `bank_before` before it and holds
+    /// `bank_after` now.
+    pub(crate) fn planned(
+        &mut self,
+        plan: &FramePlan,
+        (from, to): (Timestamp, Timestamp),
+        (bank_before, bank_after): (u128, u128),
+    ) {
+        self.span = Span {
+            from,
+            to,
+            first_tick: plan.first_tick(),
+            from_bank: plan.steps_from_bank(),
+            bank_before,
+            bank_after,
+            per_step: u128::from(plan.timestep().units_per_step()),
+            delivers: true,
+        };
+    }
+
+    /// A catch-up is planned: its steps stand for absent time and take no
+    /// events.
+    pub(crate) fn catching_up(&mut self) {
+        self.span.delivers = false;
+    }
+
+    /// Step `tick` begins: it takes what a pause settled and the events
+    /// that end by its end.
+    pub(crate) fn begin_step(&mut self, tick: u64) {
+        self.step.begin();
+        let Self {
+            settled,
+            step,
+            recorder,
+            waiting,
+            span,
+            ..
+        } = self;
+        let mut log = |delivery: &Delivery| {
+            if let Some(recorder) = recorder.as_mut() {
+                recorder.record(tick, delivery);
+            }
+        };
+        settled.settle_into(step, &mut log);
+        if !span.delivers {
+            return;
+        }
+        let end = span.end_of(tick);
+        while waiting.front().is_some_and(|(at, _)| *at <= end) {
+            if let Some((_, event)) = waiting.pop_front() {
+                let delivery = Delivery {
+                    event,
+                    while_paused: false,
+                };
+                step.take(delivery, &mut log);
+            }
+        }
+    }
+
+    /// Step `tick`'s updates ran on `state`: the recorder ends the tick.
+    pub(crate) fn end_step(&mut self, tick: u64, state: &S) {
+        if let Some(recorder) = self.recorder.as_mut() {
+            recorder.end(tick, state);
+        }
+    }
+
+    /// A paused pump at `now` ran no step: the events due by `now` go to
+    /// the paused-input hooks, and settle into the held state for the next
+    /// step.
+    pub(crate) fn paused_pump(&mut self, state: &mut S, now: Timestamp) {
+        self.paused.clear();
+        while self.waiting.front().is_some_and(|(at, _)| *at <= now) {
+            if let Some((_, event)) = self.waiting.pop_front() {
+                self.settled.note(&event);
+                self.paused.push(event);
+            }
+        }
+        if self.paused.is_empty() {
+            return;
+        }
+        for hook in &mut self.paused_hooks {
+            hook(state, &self.paused);
+        }
+    }
+
+    /// The recorded log, if the loop records.
+    pub(crate) fn log(&self) -> Option<&InputLog<Delivery>> {
+        self.recorder.as_ref().map(|recorder| &recorder.log)
+    }
+
+    /// Why recording stopped, if it did.
+    pub(crate) fn record_error(&self) -> Option<RecordError> {
+        self.recorder.as_ref().and_then(|recorder| recorder.error)
+    }
+
+    /// Stops recording and hands over the log.
+    pub(crate) fn take_log(&mut self) -> Option<InputLog<Delivery>> {
+        self.recorder.take().map(|recorder| recorder.log)
+    }
+}
+
+impl Settled {
+    /// Notes an event that reached the paused-input hooks.
+    fn note(&mut self, event: &InputEvent) {
+        match *event {
+            InputEvent::Press(button) => self.set(button, true),
+            InputEvent::Release(button) => self.set(button, false),
+            InputEvent::Pointer { x, y } => self.pointer = Some((x, y)),
+            InputEvent::FocusLost => {
+                self.release_all = true;
+                self.buttons.clear();
+            }
+            _ => {}
+        }
+    }
+
+    /// `button`'s last state is `down`.
+    fn set(&mut self, button: Button, down: bool) {
+        match self.buttons.iter_mut().find(|(b, _)| *b == button) {
+            Some(entry) => entry.1 = down,
+            None => self.buttons.push((button, down)),
+        }
+    }
+
+    /// Brings `step`'s held state and pointer to what the pause left,
+    /// logging each change as a delivery that came while paused.
+    fn settle_into(&mut self, step: &mut StepInput, log: &mut impl FnMut(&Delivery)) {
+        let paused = |event| Delivery {
+            event,
+            while_paused: true,
+        };
+        if std::mem::take(&mut self.release_all) {
+            step.take(paused(InputEvent::FocusLost), log);
+        }
+        for (button, down) in self.buttons.drain(..) {
+            if down != step.held(button) {
+                let event = if down {
+                    InputEvent::Press(button)
+                } else {
+                    InputEvent::Release(button)
+                };
+                step.take(paused(event), log);
+            }
+        }
+        if let Some((x, y)) = self.pointer.take() {
+            step.take(paused(InputEvent::Pointer { x, y }), log);
+        }
+    }
+}
+
+impl<S> Recorder<S> {
+    /// Records `delivery` at `tick`, unless recording stopped.
+    fn record(&mut self, tick: u64, delivery: &Delivery) {
+        if self.error.is_none()
+            && let Err(error) = self.log.record(tick, delivery.clone())
+        {
+            self.error = Some(error);
+        }
+    }
+
+    /// Ends `tick`, with a checkpoint of `state` where one falls.
+    fn end(&mut self, tick: u64, state: &S) {
+        if self.error.is_some() {
+            return;
+        }
+        let hash = &mut self.hash;
+        if let Err(error) = self.log.end_tick_with(tick, || hash(state)) {
+            self.error = Some(error);
+        }
+    }
+}
