@@ -175,7 +175,7 @@ pub use game_loop::{
     CatchUp, ConfigError, Loop, LoopBuilder, Pump, PumpKind, PumpReport, SubscriberId,
 };
 pub use jobs::JobHandle;
-pub use lerp::{Interpolated, Lerp};
+pub use lerp::{Blend, Interpolated, Lerp};
 pub use replay::{InputLog, replay};
 pub use runner::Runner;
 pub use stats::LoopStats;
