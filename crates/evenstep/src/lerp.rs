@@ -309,8 +309,8 @@ impl<T: Lerp> Interpolated<T> {
     /// end, so that no product in the blend grows past the ends. For the
     /// float blends it is `current + (current - previous) * alpha` rounded
     /// once per operation in the value's width, and for finite ends it is
-    /// never NaN; it is infinite only where that value is itself past the
-    /// largest finite float, which takes ends within a step's change of it.
+    /// never NaN; it is infinite only where that value itself lies past the
+    /// largest finite float.
     /// Quaternions continue their rotation the short way round, normalized,
     /// a little short of `alpha` times the last step's angle. A [`Lerp`] of
     /// your own must extrapolate for `t` in `(-1, 0]`, as the float blends

@@ -4,7 +4,7 @@
 
 mod common;
 
-use evenstep::{Alpha, Blend, Interpolated, Timestep};
+use evenstep::{Alpha, Blend, Interpolated, Lerp, Timestep};
 use proptest::prelude::*;
 
 /// A quarter of a 60 Hz step: 12,500,000 of its 50,000,000 units.
@@ -15,7 +15,7 @@ const HALF: Alpha = Alpha::new(25_000_000, Timestep::HZ_60);
 const ZERO: Alpha = Alpha::new(0, Timestep::HZ_60);
 
 /// A value that was `previous` last step and is `current` now.
-fn moved<T: evenstep::Lerp>(previous: T, current: T) -> Interpolated<T> {
+fn moved<T: Lerp>(previous: T, current: T) -> Interpolated<T> {
     let mut value = Interpolated::new(previous);
     value.set(current);
     value
@@ -105,7 +105,8 @@ fn a_stop_overshoots_for_a_step_then_snaps_back() {
 #[test]
 fn a_far_extrapolation_stays_finite_where_its_value_is_in_range() {
     // Blending from the previous end, `previous + (current - previous) · 1.5`
-    // would overflow to -inf on the way; from the current end it does not.
+    // overflows to -inf on the way; from the current end it does not.
+    assert_eq!(f64::MAX.lerp(&0.0, 1.5), f64::NEG_INFINITY);
     assert_eq!(moved(f64::MAX, 0.0).ahead(HALF), -f64::MAX / 2.0);
     assert_eq!(moved(f32::MAX, 0.0).ahead(HALF), -f32::MAX / 2.0);
     assert_eq!(moved(-f64::MAX, 0.0).ahead(QUARTER), f64::MAX / 4.0);
@@ -146,7 +147,10 @@ mod glam_types {
     fn a_glam_quat_extrapolates_from_the_current_rotation() {
         let turned = Quat::from_xyzw(0.0, 0.0, 0.6, 0.8);
         let x = moved(Quat::IDENTITY, turned);
-        assert_eq!(x.ahead(ZERO).to_array().map(f32::to_bits), turned.to_array().map(f32::to_bits));
+        assert_eq!(
+            x.ahead(ZERO).to_array().map(f32::to_bits),
+            turned.to_array().map(f32::to_bits)
+        );
         // `-q` is the rotation `q`: a step from -identity to identity is no
         // rotation at all, so there is nothing to extrapolate.
         let still = moved(Quat::from_xyzw(0.0, 0.0, 0.0, -1.0), Quat::IDENTITY);
