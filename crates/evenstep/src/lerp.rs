@@ -1,5 +1,6 @@
 //! Linear interpolation, and [`Interpolated`]: a value kept as its previous
-//! and current step, drawn in between with the render blend factor.
+//! and current step, drawn in between (or ahead, by [`Blend`]) with the
+//! render blend factor.
 
 use evenstep_core::Alpha;
 
@@ -17,7 +18,11 @@ mod mint;
 /// same bits on every platform. Their ends are exact bit for bit (`-0.0`
 /// included), and for finite ends and `t` in `[0, 1]` the blend is finite,
 /// however far apart the ends are. A `t` outside `[0, 1]` (an easing that
-/// overshoots) extrapolates.
+/// overshoots) extrapolates: still never NaN for finite ends and a finite
+/// `t`, but a product inside the blend can overflow where the value itself
+/// is in range (`f64::MAX.lerp(&0.0, 1.5)` is `-inf`, not `-f64::MAX / 2`).
+/// [`Interpolated::ahead`] extrapolates from the current end instead, so it
+/// has no such case.
 ///
 /// glam's vectors blend component by component, and its `Quat` (like mint's
 /// `Quaternion`) by a normalized linear blend the short way round: `q` and
@@ -157,12 +162,83 @@ nlerp!(nlerp_f32, f32);
 #[cfg(feature = "mint")]
 nlerp!(nlerp_f64, f64);
 
-/// A value with its previous and current step, for drawing in between.
+/// How a value kept as two steps is drawn between fixed steps: behind the
+/// simulation, or ahead of it. The default is [`Interpolate`](Blend::Interpolate).
+///
+/// A game can offer the choice as a setting and pass it to
+/// [`Interpolated::drawn`] every frame; the simulation is the same either
+/// way, only the picture differs. With the `serde` feature a blend is
+/// written and read by name (`"interpolate"`, `"extrapolate"`), and an
+/// unknown name is refused with an error naming both.
+///
+/// The trade:
+///
+/// - **Interpolation** draws between the previous and the current step, so
+///   the picture is one step late: up to one step of added latency. In
+///   exchange it never shows a state the simulation did not reach, and at
+///   a step boundary (alpha 0) it shows the previous step exactly.
+/// - **Extrapolation** draws ahead of the current step by the last step's
+///   change, so it adds no step of latency. It guesses, and the guess is
+///   wrong whenever the motion changes within a step: on a turn, a collision
+///   or a stop the drawn value overshoots, then snaps back when the next
+///   step arrives. It also overshoots across a jump set with
+///   [`set`](Interpolated::set) (use [`teleport`](Interpolated::teleport)),
+///   and under time scale: slow motion keeps each wrong guess on screen for
+///   longer, and a pause freezes alpha, so the picture holds a state the
+///   simulation never reached until steps resume. At alpha 0 it shows the
+///   current step exactly.
+///
+/// # Examples
+///
+/// ```
+/// use evenstep::{Alpha, Blend, Interpolated, Timestep};
+///
+/// let quarter = Alpha::new(12_500_000, Timestep::HZ_60); // a quarter step
+/// let mut x = Interpolated::new(0.0_f64);
+/// x.set(1.0);
+/// x.set(2.0); // moving one unit a step
+/// assert_eq!(x.drawn(Blend::Interpolate, quarter), 1.25); // behind
+/// assert_eq!(x.drawn(Blend::Extrapolate, quarter), 2.25); // ahead
+///
+/// x.set(2.0); // it stopped: the guess of 2.25 is taken back
+/// assert_eq!(x.drawn(Blend::Extrapolate, quarter), 2.0);
+/// assert_eq!(Blend::default(), Blend::Interpolate);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "camelCase")
+)]
+pub enum Blend {
+    /// Draw between the previous and the current step
+    /// ([`Interpolated::at`]): one step late, exact, never a state the
+    /// simulation did not reach.
+    #[default]
+    Interpolate,
+    /// Draw ahead of the current step by the last step's change
+    /// ([`Interpolated::ahead`]): no step late, wrong whenever the motion
+    /// changes within a step.
+    Extrapolate,
+}
+
+/// A value with its previous and current step, for drawing between steps.
 ///
 /// Set it once per fixed step ([`set`](Interpolated::set)); draw
-/// [`at`](Interpolated::at) the render's alpha. A jump that must not smear
-/// across a frame (a respawn, a portal) uses [`teleport`](Interpolated::teleport),
-/// which sets both.
+/// [`at`](Interpolated::at) the render's alpha to interpolate, or
+/// [`ahead`](Interpolated::ahead) of the current step to extrapolate, or
+/// [`drawn`](Interpolated::drawn) with a [`Blend`] a game chose. A jump
+/// that must not smear across a frame (a respawn, a portal) uses
+/// [`teleport`](Interpolated::teleport), which sets both, so neither blend
+/// shows anything but the new value.
+///
+/// Interpolation is one step late (up to one step of added latency), never
+/// shows a state the simulation did not reach, and is exact at step
+/// boundaries. Extrapolation adds no step of latency, but mispredicts
+/// whenever the motion changes within a step (a turn, a collision, a stop:
+/// the drawn value overshoots, then snaps back), at a jump made with `set`
+/// rather than `teleport`, and under time scale (slow motion keeps a wrong
+/// guess on screen longer; a pause holds one until steps resume).
 ///
 /// A subtlety of window loops driven by events: a redraw requested from the
 /// update arrives on the next loop iteration, so the frame that draws uses
@@ -201,13 +277,15 @@ impl<T: Lerp> Interpolated<T> {
         self.previous = std::mem::replace(&mut self.current, value);
     }
 
-    /// Jumps to `value` with no blend: previous and current both.
+    /// Jumps to `value` with no blend: previous and current both. The last
+    /// step's change is then zero, so extrapolation does not overshoot.
     pub fn teleport(&mut self, value: T) {
         self.previous = value.clone();
         self.current = value;
     }
 
-    /// The value to draw at the render's `alpha`.
+    /// The value to draw at the render's `alpha`, interpolated: `alpha` of
+    /// the way from the previous step to the current one.
     pub fn at(&self, alpha: Alpha) -> T {
         self.previous.lerp(&self.current, alpha.as_f64())
     }
@@ -215,6 +293,53 @@ impl<T: Lerp> Interpolated<T> {
     /// The value to draw at a blend factor given as a float in `[0, 1]`.
     pub fn at_f64(&self, alpha: f64) -> T {
         self.previous.lerp(&self.current, alpha)
+    }
+
+    /// The value to draw at the render's `alpha`, extrapolated: `alpha` of
+    /// a step ahead of the current value, continuing the last step's change,
+    /// `current + (current - previous) · alpha`.
+    ///
+    /// At alpha 0 it is the current value exactly, bit for bit (`-0.0`
+    /// included); after [`new`](Interpolated::new) or
+    /// [`teleport`](Interpolated::teleport) it is the current value at every
+    /// alpha.
+    ///
+    /// It is computed as `current.lerp(&previous, -alpha)`, the same value
+    /// as `previous.lerp(&current, 1 + alpha)` but anchored on the current
+    /// end, so that no product in the blend grows past the ends. For the
+    /// float blends it is `current + (current - previous) * alpha` rounded
+    /// once per operation in the value's width, and for finite ends it is
+    /// never NaN; it is infinite only where that value itself lies past the
+    /// largest finite float.
+    /// Quaternions continue their rotation the short way round, normalized,
+    /// a little short of `alpha` times the last step's angle. A [`Lerp`] of
+    /// your own must extrapolate for `t` in `(-1, 0]`, as the float blends
+    /// do.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use evenstep::{Alpha, Interpolated, Timestep};
+    ///
+    /// let half = Alpha::new(25_000_000, Timestep::HZ_60);
+    /// let mut x = Interpolated::new([0.0_f32, 4.0]);
+    /// x.set([1.0, 2.0]);
+    /// assert_eq!(x.ahead(half), [1.5, 1.0]);
+    /// x.teleport([8.0, 8.0]);
+    /// assert_eq!(x.ahead(half), [8.0, 8.0]); // nothing to overshoot
+    /// ```
+    pub fn ahead(&self, alpha: Alpha) -> T {
+        self.current.lerp(&self.previous, -alpha.as_f64())
+    }
+
+    /// The value to draw at the render's `alpha` with the game's chosen
+    /// `blend`: [`at`](Interpolated::at) for [`Blend::Interpolate`],
+    /// [`ahead`](Interpolated::ahead) for [`Blend::Extrapolate`], exactly.
+    pub fn drawn(&self, blend: Blend, alpha: Alpha) -> T {
+        match blend {
+            Blend::Interpolate => self.at(alpha),
+            Blend::Extrapolate => self.ahead(alpha),
+        }
     }
 
     /// The current (latest step's) value.

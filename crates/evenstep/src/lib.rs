@@ -8,8 +8,8 @@
 //! jobs, explicit offline catch-up, measured frame statistics with
 //! percentiles, a headless runner for servers and tools, and the tools that
 //! make determinism provable: tweens on the fixed step with bit-exact
-//! easings, interpolation for rendering between steps, and replay of
-//! recorded input logs against state-hash checkpoints.
+//! easings, interpolation (or extrapolation) for rendering between steps,
+//! and replay of recorded input logs against state-hash checkpoints.
 //!
 //! # Promises
 //!
@@ -131,7 +131,7 @@
 //!
 //! - `serde`: `Serialize` and `Deserialize` for [`LoopStats`],
 //!   [`FrameStatsRecord`](planner::FrameStatsRecord) (the core's deterministic tally, mirrored), [`Ease`]
-//!   (by name) and [`InputLog`], and `InputLog::load`, which validates a log
+//!   and [`Blend`] (by name) and [`InputLog`], and `InputLog::load`, which validates a log
 //!   and refuses one recorded at another timestep.
 //! - `json`: `InputLog::from_json`, the same from JSON text, refusing
 //!   anything after the log.
@@ -176,7 +176,7 @@ pub use game_loop::{
     CatchUp, ConfigError, Loop, LoopBuilder, Pump, PumpKind, PumpReport, SubscriberId,
 };
 pub use jobs::JobHandle;
-pub use lerp::{Interpolated, Lerp};
+pub use lerp::{Blend, Interpolated, Lerp};
 pub use replay::{InputLog, replay};
 pub use runner::Runner;
 pub use stats::LoopStats;
