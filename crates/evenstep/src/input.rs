@@ -10,8 +10,9 @@
 //! filled it. Within a pump, the wall time since the previous frame maps
 //! linearly onto what the bank gained in that pump (its time at the speed,
 //! less what the budget dropped, moved by pacing), and a step *ends* where
-//! the bank reached its full length. A step run from a queue
-//! ([`Control::step`](crate::Control::step)) stands for no time and ends at its pump's time.
+//! the bank reached its full length. A queued step
+//! ([`Control::queue_steps`](crate::Control::queue_steps)) stands for no
+//! time and ends at its pump's time.
 //!
 //! An event goes to the first step not yet run that ends at or after the
 //! event's time. Step ends never go backwards, so:
@@ -46,14 +47,14 @@
 //!
 //! # Replay
 //!
-//! [`Loop::record_input`] records every event delivered to a step in an
+//! [`LoopBuilder::record_input`] records every event delivered to a step in an
 //! [`InputLog`](crate::InputLog) by tick, with a state-hash checkpoint, no code
 //! in the game; [`replay`](crate::replay()) of that log hands each step the same
 //! [`StepInput`].
 //!
 //! [`Loop::push_input`]: crate::Loop::push_input
 //! [`Loop::on_paused_input`]: crate::Loop::on_paused_input
-//! [`Loop::record_input`]: crate::Loop::record_input
+//! [`LoopBuilder::record_input`]: crate::LoopBuilder::record_input
 
 mod key;
 pub(crate) mod queue;
@@ -166,7 +167,7 @@ impl InputEvent {
     }
 }
 
-/// What a step received, as [`Loop::record_input`] logs it: an event, and
+/// What a step received, as [`LoopBuilder::record_input`](crate::LoopBuilder::record_input) logs it: an event, and
 /// whether it came while the loop was paused (then it reached the paused-input
 /// hooks, and counts for the step only as the held state it left).
 #[derive(Clone, Debug, PartialEq)]

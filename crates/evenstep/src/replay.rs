@@ -41,7 +41,7 @@ pub trait ReplaySource<S> {
 
     /// Passes each [`Delivery`] the loop's input queue made to the step of
     /// `tick`, in order, to `feed`, which builds the step's
-    /// [`StepInput`](crate::input::StepInput) as the live loop did. A log
+    /// [`StepInput`] as the live loop did. A log
     /// the loop recorded ([`LoopBuilder::record_input`](crate::LoopBuilder::record_input)) has them; a source
     /// without any passes none (the default), and its steps read no input.
     fn deliveries(&self, tick: u64, feed: &mut dyn FnMut(&Delivery)) {

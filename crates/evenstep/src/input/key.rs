@@ -27,8 +27,9 @@ use std::fmt;
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Key {
-    len: u8,
+    /// The name, padded with zeros: keys order by name.
     name: [u8; Key::MAX_LEN],
+    len: u8,
 }
 
 impl Key {
