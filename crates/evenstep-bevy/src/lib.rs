@@ -45,7 +45,8 @@
 //!    longer than that, nor report it whole;
 //! 3. runs `FixedMain` once per planned step, with `Time<Fixed>` advanced
 //!    to that step's exact end and the generic `Time` set to it, as Bevy
-//!    does;
+//!    does; all of `FixedMain`, so `FixedPostUpdate` still tells Bevy's
+//!    messages that a step has run (see *Input in `FixedUpdate`*);
 //! 4. leaves `Time<Fixed>`'s overstep so that `overstep_fraction()` is the
 //!    plan's alpha (within `f32` rounding), for interpolation crates that
 //!    read it, and sets the generic `Time` back to `Time<Virtual>`, as Bevy
@@ -122,6 +123,42 @@
 //! **There is no render cap.** Bevy draws every frame it updates; a cap
 //! that only says "skip this draw" has nothing in Bevy to act on. Limit the
 //! frame rate in the runner (winit's `UpdateMode`, a frame limiter) instead.
+//!
+//! # Input in `FixedUpdate`
+//!
+//! Read input in `FixedUpdate` through a `MessageReader` of Bevy's input
+//! messages (`KeyboardInput`, `MouseButtonInput`, `MouseMotion`,
+//! `MouseWheel`, ...), never through `ButtonInput::just_pressed` (or
+//! `just_released`). `ButtonInput<KeyCode>` is a per-frame resource,
+//! updated once a frame in `PreUpdate`: a `FixedUpdate` system asking
+//! `just_pressed` sees a press in both steps of a frame that runs two, and
+//! misses it in a frame that runs none. Its held state
+//! (`ButtonInput::pressed`) is the same snapshot for every step of a frame:
+//! right for a held key, blind to a tap that begins and ends within one
+//! frame.
+//!
+//! Messages are kept until a fixed step has run: `TimePlugin` lets Bevy
+//! update their buffers (in `First`) only after `FixedPostUpdate` has run,
+//! and the plugin runs the whole of `FixedMain` for each step. So a
+//! `FixedUpdate` reader reads each message exactly once, in the first step
+//! that runs after the frame that wrote it: never missed, never doubled,
+//! across any run of frames without a step, a pause, or a stall the budget
+//! clamps, as under Bevy's own loop.
+//!
+//! That is the granularity: a frame. Bevy's input messages carry no
+//! timestamp, so all of a frame's messages go to the same step, the first
+//! one that runs after the frame wrote them, wherever in the frame's span
+//! they happened; the other steps of that frame read none. Messages written
+//! during a pause reach the first step after it.
+//!
+//! evenstep's own `Loop` (the `evenstep` crate) goes further, for a game
+//! that drives its loop itself: events are pushed with the time they
+//! happened (`Loop::push_input`), and each goes to the step whose
+//! wall-clock span holds it, so a press late in a frame of three steps is
+//! read by the third; each step reads its events folded into a `StepInput`
+//! (held buttons, presses, summed motion, text); input during a pause goes
+//! to paused-input hooks and never reaches a step as a press; and
+//! `LoopBuilder::record_input` records every step's input for replay.
 //!
 //! # Features
 //!
