@@ -5,7 +5,8 @@
 //! [`evenstep_core`]'s exact planner (re-exported here, so a game depends on
 //! one crate) and adds what a game needs around it: clocks, a pump with a
 //! fixed order, a real and a sim timeline of coalescing timers, coalesced
-//! jobs, explicit offline catch-up, measured frame statistics with
+//! jobs, an [input queue](input) that hands each step the events of the
+//! wall-clock span it stands for, explicit offline catch-up, measured frame statistics with
 //! percentiles, a headless runner for servers and tools, and the tools that
 //! make determinism provable: tweens on the fixed step with bit-exact
 //! easings, interpolation (or extrapolation) for rendering between steps,

@@ -303,3 +303,26 @@ fn a_slow_motion_session_replays_green() {
     );
     assert_eq!(replayed, game);
 }
+
+#[cfg(feature = "json")]
+#[test]
+fn a_recorded_session_saved_as_json_loads_and_replays_green() {
+    let mut frames = vec![
+        (17_000, vec![(-3_000, 0, 1), (-2_000, 3, 4)], false),
+        (17_000, vec![(-1_000, 2, 9), (0, 4, 0)], false),
+        (17_000, vec![(-2_000, 0, 2)], true),
+        (17_000, vec![(-1_000, 5, 0)], false),
+    ];
+    frames.resize(20, (17_000, vec![], false));
+    let (live, game_loop) = play(&frames, Pacing::OFF);
+    let log = game_loop.input_log().unwrap();
+    let text = serde_json::to_string(log).unwrap();
+    assert!(text.contains(r#"{"Press":{"Key":"KeyD"}}"#), "{text}");
+    let mut loaded =
+        evenstep::InputLog::<evenstep::input::Delivery>::from_json(&text, Timestep::HZ_60).unwrap();
+    assert_eq!(&loaded, log);
+    let mut replayed = Game::default();
+    let report = replay(&mut loaded, Timestep::HZ_60, &mut replayed, update, hash).unwrap();
+    assert!(report.is_green());
+    assert_eq!(hash(&replayed), hash(&live));
+}
