@@ -75,10 +75,12 @@ enum Run {
 ///    and a clamp calls the stall hook with the plan;
 /// 5. the [before-steps hooks](Loop::on_before_steps) run with the plan, in
 ///    registration order (a network session polls its sockets here);
-/// 6. for each fixed step: the [`sim`](Loop::sim) timeline advances to the
-///    step's end, the update subscribers run in registration order, and the
-///    tick rises by one (the planner numbers the steps: see
-///    [`tick`](Loop::tick));
+/// 6. for each fixed step: the step takes its [input](crate::input), the
+///    [`sim`](Loop::sim) timeline advances to the step's end, the update
+///    subscribers run in registration order, and the tick rises by one (the
+///    planner numbers the steps: see [`tick`](Loop::tick)); a paused pump
+///    that runs no step hands its input to the
+///    [paused-input hooks](Loop::on_paused_input) instead;
 /// 7. the [after-steps hooks](Loop::on_after_steps) run with the plan, in
 ///    registration order (a network session sends here);
 /// 8. on a paint pump, the render subscribers run in registration order;
