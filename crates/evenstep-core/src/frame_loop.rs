@@ -12,8 +12,12 @@
 
 mod bank;
 mod controls;
+mod give_back;
 
 use bank::Bank;
+use give_back::Returnable;
+
+pub use give_back::GivenBack;
 
 use crate::frame_id::{FeedbackError, FrameId};
 use crate::pacing::{Shown, ShownDisplay, Snap, Snapper};
@@ -113,6 +117,8 @@ pub struct FrameLoop {
     snapper: Snapper,
     /// The frames in flight, and what display feedback has taught.
     shown: Shown,
+    /// The latest frame's steps that can still be given back.
+    returnable: Returnable,
 }
 
 /// What a frame brings to the bank.
@@ -148,6 +154,7 @@ impl FrameLoop {
             Some(plan) => plan,
             None => self.plan_any_frame(raw, snap, true),
         };
+        self.returnable = Returnable::of(&plan);
         FramePlan { frame, ..plan }
     }
 
@@ -169,6 +176,7 @@ impl FrameLoop {
             },
             None => self.plan_any_frame(raw, None, false),
         };
+        self.returnable = Returnable::of(&plan);
         FramePlan { frame, ..plan }
     }
 
@@ -407,6 +415,7 @@ impl FrameLoop {
         };
         let frame = self.shown.number_hidden();
         let plan = self.settle(&deposit, u128::MAX, false);
+        self.returnable = Returnable::NONE;
         FramePlan {
             render: false,
             frame,

@@ -119,7 +119,7 @@ mod timestep;
 pub use alpha::Alpha;
 pub use budget::{BudgetError, StepBudget};
 pub use frame_id::{FeedbackError, FrameId};
-pub use frame_loop::FrameLoop;
+pub use frame_loop::{FrameLoop, GivenBack};
 pub use frame_stats::FrameStats;
 pub use pacing::{
     DisplayModel, FRAMES_IN_FLIGHT, FrameRateGovernor, Pacing, PacingError, RenderCap, Rhythm,

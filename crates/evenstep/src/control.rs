@@ -2,7 +2,9 @@
 //! carry a [`Control`] so a callback can pause, resume, stop or re-speed the
 //! loop: those requests take effect at the next pump boundary (pausing
 //! inside an update does not cut short the pump it came from), except
-//! `stop`, which takes effect at once.
+//! `stop`, and giving back the rest of the pump's steps
+//! ([`Control::refund_rest`], [`Control::skip_rest`]), which take effect at
+//! once.
 
 use std::cell::Cell;
 
@@ -21,6 +23,17 @@ pub struct Control {
     timestep: Cell<Option<Timestep>>,
     queue: Cell<u32>,
     stop: Cell<bool>,
+    /// The steps left of the pump in progress are given back.
+    give_back: Cell<Option<GiveBack>>,
+}
+
+/// How an update gives back the rest of its pump's steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum GiveBack {
+    /// Their time stays banked, to run on a later pump.
+    Refund,
+    /// Their time is dropped and reported.
+    Skip,
 }
 
 impl Control {
@@ -66,6 +79,36 @@ impl Control {
     /// renders, and pumps are no-ops until `start`.
     pub fn stop(&self) {
         self.stop.set(true);
+    }
+
+    /// Gives back this step and the rest of the pump's steps, to run on a
+    /// later pump: for lockstep netcode that has no input to advance with
+    /// yet. Call it from the first update of the step, before it changes
+    /// the state: the step's other updates do not run, its tick is not
+    /// counted (the next step run takes it, with the input this one was
+    /// given), and the time of the steps goes back into the planner's bank
+    /// ([`FrameLoop::refund_steps`]), bounded by the budget: what the
+    /// budget does not let the bank hold is dropped and reported in
+    /// [`LoopStats::dropped_steps`](crate::LoopStats::dropped_steps). The pump's hooks after the steps
+    /// and its render run as usual. Ignored outside an update.
+    pub fn refund_rest(&self) {
+        self.give_back.set(Some(GiveBack::Refund));
+    }
+
+    /// Gives back this step and the rest of the pump's steps, never to run:
+    /// a frame skipped to let a peer catch up. As
+    /// [`refund_rest`](Control::refund_rest), except that their time is
+    /// dropped and reported ([`FrameLoop::skip_steps`]).
+    pub fn skip_rest(&self) {
+        self.give_back.set(Some(GiveBack::Skip));
+    }
+
+    pub(crate) fn give_back_requested(&self) -> bool {
+        self.give_back.get().is_some()
+    }
+
+    pub(crate) fn take_give_back(&self) -> Option<GiveBack> {
+        self.give_back.take()
     }
 
     pub(crate) fn stop_requested(&self) -> bool {

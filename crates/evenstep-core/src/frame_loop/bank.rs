@@ -7,8 +7,8 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) struct Bank {
     /// Under one step after every frame. Between a change to a shorter
-    /// step and the next frame it may hold whole steps, which that frame
-    /// runs under its budget; 128 bits, so that no rate change can
+    /// step, or a refund of steps, and the next frame it may hold whole
+    /// steps, which that frame runs under its budget; 128 bits, so that no rate change can
     /// overflow it.
     units: u128,
     /// Every plan's phase shift, summed (wrapping: 2¹²⁷ units is never
@@ -54,6 +54,12 @@ impl Bank {
     pub(super) fn settle(&mut self, units: u64, shift: i128) {
         self.units = u128::from(units);
         self.shift_total = self.shift_total.wrapping_add(shift);
+    }
+
+    /// Steps given back after a frame: `units` more in the bank, which the
+    /// next frame runs under its budget.
+    pub(super) fn refund(&mut self, units: u128) {
+        self.units += units;
     }
 
     /// The pending shift, for the plan that reports it.

@@ -5,6 +5,7 @@
 
 use super::FrameLoop;
 use super::bank::Bank;
+use super::give_back::Returnable;
 use crate::pacing::{Shown, Snapper};
 use crate::rate::Rate;
 use crate::sim_epoch::SimEpoch;
@@ -29,6 +30,7 @@ impl FrameLoop {
             queued: 0,
             snapper: Snapper::new(),
             shown: Shown::new(),
+            returnable: Returnable::NONE,
         }
     }
 
@@ -93,6 +95,7 @@ impl FrameLoop {
         self.tick = 0;
         self.epoch = SimEpoch::START;
         self.queued = 0;
+        self.returnable = Returnable::NONE;
         self.forget_display();
         self.shown.forget();
         if let Some(cap) = self.render_cap.as_mut() {
@@ -218,6 +221,7 @@ impl FrameLoop {
     /// steps were cut short (by a stop or a panic) and never ran.
     pub fn set_tick(&mut self, tick: u64) {
         self.tick = tick;
+        self.returnable = Returnable::NONE;
     }
 
     /// Simulation time: `tick · dt` for a planner whose step never changed,
@@ -300,6 +304,7 @@ impl FrameLoop {
             return;
         }
         self.epoch = self.epoch.rebased(self.tick, old, timestep);
+        self.returnable = Returnable::NONE;
         self.bank
             .rescale(old.units_per_nanosecond(), timestep.units_per_nanosecond());
         self.carry = 0;
@@ -308,8 +313,9 @@ impl FrameLoop {
     }
 
     /// Banked time, rounded down to the nanosecond: under one step, except
-    /// between a change to a shorter step and the next frame (see
-    /// [`set_timestep`](FrameLoop::set_timestep)).
+    /// between a change to a shorter step (see
+    /// [`set_timestep`](FrameLoop::set_timestep)) or a refund of steps (see
+    /// [`refund_steps`](FrameLoop::refund_steps)) and the next frame.
     pub const fn remainder(&self) -> Nanos {
         self.timestep.units_to_nanos(self.bank.units())
     }

@@ -244,7 +244,7 @@ impl<S> Loop<S> {
             render_cost: readings.ended.saturating_since(readings.updated),
             steps,
             timestep: plan.timestep(),
-            abandoned_steps: plan.steps_run() - steps,
+            abandoned_steps: plan.steps_run() - steps - self.recovery.given_back(),
         });
     }
 

@@ -14,6 +14,8 @@ pub(crate) struct Recovery {
     in_pump: bool,
     /// The steps of the pump in progress.
     in_flight: InFlight,
+    /// Steps of the pump in progress an update gave back.
+    given_back: u64,
 }
 
 /// The steps a pump planned, `next..end`. Kept in the loop, not in the
@@ -60,6 +62,7 @@ impl Recovery {
         Recovery {
             in_pump: false,
             in_flight: InFlight::idle(0),
+            given_back: 0,
         }
     }
 
@@ -69,6 +72,7 @@ impl Recovery {
     pub(crate) fn enter(&mut self, tick: u64) {
         self.in_pump = true;
         self.in_flight = InFlight::idle(tick);
+        self.given_back = 0;
     }
 
     /// The steps of `plan` are planned, none begun yet: a panic from here
@@ -105,6 +109,18 @@ impl Recovery {
     }
 
     /// The tick of the next step to begin.
+    /// The step `tick` and the rest of the plan, `count` steps, were given
+    /// back: none of them is in flight, and `tick` is the next.
+    pub(crate) fn give_back(&mut self, tick: u64, count: u64) {
+        self.in_flight = InFlight::idle(tick);
+        self.given_back += count;
+    }
+
+    /// Steps of the pump in progress given back (not abandoned).
+    pub(crate) fn given_back(&self) -> u64 {
+        self.given_back
+    }
+
     #[inline]
     pub(crate) fn next_tick(&self) -> u64 {
         self.in_flight.next

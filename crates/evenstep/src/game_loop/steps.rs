@@ -3,6 +3,7 @@
 use evenstep_core::Timestep;
 
 use crate::contexts::StepContext;
+use crate::control::GiveBack;
 use crate::game_loop::Loop;
 
 impl<S> Loop<S> {
@@ -31,9 +32,13 @@ impl<S> Loop<S> {
                 control: &self.steering.control,
                 input: self.input.step(),
             };
-            let stopped = self.subscribers.update(state, &step);
+            let interrupted = self.subscribers.update(state, &step);
+            if let Some(back) = self.steering.control.take_give_back() {
+                self.give_back(back, tick);
+                break;
+            }
             self.input.end_step(tick, state);
-            if stopped {
+            if interrupted {
                 break;
             }
         }
@@ -43,5 +48,29 @@ impl<S> Loop<S> {
             self.frames.set_tick(self.recovery.next_tick());
         }
         self.recovery.next_tick() - first
+    }
+
+    /// An update of step `tick` gave it and the rest of the pump's steps
+    /// back: the planner takes them back (refunded or skipped), they are
+    /// no longer in flight, the step's input waits for the step that runs
+    /// the tick, and what was dropped is recorded.
+    fn give_back(&mut self, back: GiveBack, tick: u64) {
+        let count = 1 + self.recovery.not_begun();
+        let given = match back {
+            GiveBack::Refund => self.frames.refund_steps(count),
+            GiveBack::Skip => self.frames.skip_steps(count),
+        };
+        let timestep = self.frames.timestep();
+        self.stats
+            .record_dropped(given.dropped_units, given.dropped, timestep);
+        let returned = given.refunded + given.dropped;
+        if returned < count {
+            // A catch-up's steps cannot be given back: the rest of it is
+            // abandoned, as a stop abandons it.
+            self.stats.record_abandoned(count - returned, timestep);
+            self.frames.set_tick(tick);
+        }
+        self.recovery.give_back(tick, count);
+        self.input.carry_step();
     }
 }

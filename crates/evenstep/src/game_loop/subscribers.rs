@@ -65,9 +65,9 @@ impl<S> Subscribers<S> {
     pub(crate) fn update(&mut self, state: &mut S, step: &StepContext<'_>) -> bool {
         for (_, update) in &mut self.updates {
             update(state, step);
-            // Only an update can ask to stop: jobs, timers and the stall
-            // hook are given no control.
-            if step.control.stop_requested() {
+            // Only an update can ask to stop or give its step back: jobs,
+            // timers and the stall hook are given no control.
+            if step.control.stop_requested() || step.control.give_back_requested() {
                 return true;
             }
         }

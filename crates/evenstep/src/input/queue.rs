@@ -33,6 +33,8 @@ pub(crate) struct InputQueue<S> {
     /// The paused pump's events, handed to the hooks.
     paused: Vec<InputEvent>,
     recorder: Option<Recorder<S>>,
+    /// The step was given back: the next step to begin keeps its input.
+    carry: bool,
 }
 
 /// What the events that reached the paused-input hooks leave for the next
@@ -112,6 +114,7 @@ impl<S> InputQueue<S> {
             paused_hooks: Vec::new(),
             paused: Vec::new(),
             recorder: None,
+            carry: false,
         }
     }
 
@@ -187,7 +190,9 @@ impl<S> InputQueue<S> {
     /// Step `tick` begins: it takes what a pause settled and the events
     /// that end by its end.
     pub(crate) fn begin_step(&mut self, tick: u64) {
-        self.step.begin();
+        if !std::mem::take(&mut self.carry) {
+            self.step.begin();
+        }
         let Self {
             settled,
             step,
@@ -215,6 +220,13 @@ impl<S> InputQueue<S> {
                 step.take(delivery, &mut log);
             }
         }
+    }
+
+    /// The step begun was given back: the step that next runs its tick
+    /// keeps the input it was given (already recorded at the tick), and
+    /// takes what is due by its own end on top.
+    pub(crate) fn carry_step(&mut self) {
+        self.carry = true;
     }
 
     /// Step `tick`'s updates ran on `state`: the recorder ends the tick.

@@ -1,0 +1,265 @@
+//! Steps an update gives back, through the loop: a refunded step's time
+//! stays banked and runs on a later pump with the same tick and the input
+//! it was given; a skipped step's time is dropped and reported; and over
+//! random frame timings with lockstep refunds, what is simulated plus what
+//! is banked is exactly what was submitted less what was dropped.
+
+mod common;
+
+use std::cell::Cell;
+use std::num::NonZeroU64;
+use std::rc::Rc;
+
+use evenstep::input::{Button, InputEvent, Key};
+use evenstep::{
+    Loop, ManualClock, Nanos, Pacing, Pump, PumpKind, StateHash, StepContext, Timestamp, Timestep,
+    replay,
+};
+use proptest::prelude::*;
+
+fn ms(millis: u64) -> Timestamp {
+    Timestamp::from_nanos(millis * 1_000_000)
+}
+
+/// A game in lockstep: each step advances only while the peer has sent
+/// input for it (`allowed` steps left), else it gives the rest back.
+#[derive(Default)]
+struct Lockstep {
+    allowed: u64,
+    ran: Vec<u64>,
+    jumps: u64,
+}
+
+fn lockstep_update(game: &mut Lockstep, step: &StepContext<'_>) {
+    if game.allowed == 0 {
+        step.control().refund_rest();
+        return;
+    }
+    game.allowed -= 1;
+    game.ran.push(step.tick());
+    if step.input().pressed(Key::SPACE) {
+        game.jumps += 1;
+    }
+}
+
+fn lockstep_loop(clock: &ManualClock) -> Loop<Lockstep> {
+    let mut game_loop = Loop::<Lockstep>::builder()
+        .clock(clock.clone())
+        .timestep(Timestep::HZ_50)
+        .pacing(Pacing::OFF)
+        .build()
+        .unwrap();
+    game_loop.on_update(lockstep_update);
+    // A second update, which a refunded step must not run.
+    game_loop.on_update(|game, step| game.ran.push(1_000 + step.tick()));
+    game_loop.start();
+    game_loop
+}
+
+fn pump(
+    game_loop: &mut Loop<Lockstep>,
+    game: &mut Lockstep,
+    clock: &ManualClock,
+    at: Timestamp,
+) -> u64 {
+    clock.set(at);
+    match game_loop.pump(game, PumpKind::Paint) {
+        Pump::Ran(report) => report.steps,
+        other => panic!("the loop runs: {other:?}"),
+    }
+}
+
+#[test]
+fn a_refunded_step_runs_on_a_later_pump_with_the_same_tick() {
+    let clock = ManualClock::new();
+    let mut game_loop = lockstep_loop(&clock);
+    let mut game = Lockstep {
+        allowed: 1,
+        ..Lockstep::default()
+    };
+    // 60 ms: three 20 ms steps; the peer allows one.
+    assert_eq!(pump(&mut game_loop, &mut game, &clock, ms(60)), 1);
+    assert_eq!(game.ran, [0, 1_000]);
+    assert_eq!(game_loop.tick(), 1);
+    assert_eq!(game_loop.planner().remainder(), Nanos::from_millis(40));
+    // The peer's input for two more arrives: the refunded steps run, ticks
+    // 1 and 2, with the 10 ms of this pump banked.
+    game.allowed = 2;
+    assert_eq!(pump(&mut game_loop, &mut game, &clock, ms(70)), 2);
+    assert_eq!(game.ran, [0, 1_000, 1, 1_001, 2, 1_002]);
+    assert_eq!(game_loop.planner().remainder(), Nanos::from_millis(10));
+    assert_eq!(game_loop.stats().dropped_steps(), 0);
+}
+
+#[test]
+fn a_refunded_steps_input_goes_to_the_step_that_runs_its_tick_once() {
+    let clock = ManualClock::new();
+    let mut game_loop = Loop::<Lockstep>::builder()
+        .clock(clock.clone())
+        .timestep(Timestep::HZ_50)
+        .pacing(Pacing::OFF)
+        .record_input(NonZeroU64::new(1).unwrap(), |game: &Lockstep| {
+            StateHash::new()
+                .u64(game.jumps)
+                .u64(game.ran.len() as u64)
+                .finish()
+        })
+        .build()
+        .unwrap();
+    game_loop.on_update(lockstep_update);
+    game_loop.start();
+    let mut game = Lockstep::default();
+    game_loop
+        .push_input(ms(5), InputEvent::Press(Button::Key(Key::SPACE)))
+        .unwrap();
+    game_loop
+        .push_input(ms(6), InputEvent::Release(Button::Key(Key::SPACE)))
+        .unwrap();
+    assert_eq!(pump(&mut game_loop, &mut game, &clock, ms(20)), 0); // refunded
+    assert_eq!(pump(&mut game_loop, &mut game, &clock, ms(30)), 0); // again
+    game.allowed = 5;
+    assert_eq!(pump(&mut game_loop, &mut game, &clock, ms(40)), 2);
+    assert_eq!((game.ran.as_slice(), game.jumps), ([0, 1].as_slice(), 1));
+    let log = game_loop.input_log().unwrap();
+    assert_eq!(log.ticks(), 2);
+    assert_eq!(
+        log.events_at(0).len(),
+        2,
+        "the press and release, recorded once"
+    );
+}
+
+#[test]
+fn a_skipped_steps_time_is_dropped_and_reported() {
+    let clock = ManualClock::new();
+    let mut game_loop = Loop::<u64>::builder()
+        .clock(clock.clone())
+        .timestep(Timestep::HZ_50)
+        .pacing(Pacing::OFF)
+        .build()
+        .unwrap();
+    game_loop.on_update(|skips, step| {
+        if *skips > 0 {
+            *skips -= 1;
+            step.control().skip_rest();
+        }
+    });
+    game_loop.start();
+    let mut skips = 1;
+    clock.set(ms(60));
+    let Pump::Ran(report) = game_loop.pump(&mut skips, PumpKind::Paint) else {
+        panic!()
+    };
+    assert_eq!(report.steps, 0);
+    assert_eq!(game_loop.tick(), 0);
+    let stats = game_loop.stats();
+    assert_eq!(
+        (stats.dropped_steps(), stats.dropped()),
+        (3, Nanos::from_millis(60))
+    );
+    assert_eq!(game_loop.planner().remainder(), Nanos::ZERO);
+    clock.set(ms(80));
+    let _ = game_loop.pump(&mut skips, PumpKind::Paint);
+    assert_eq!(game_loop.tick(), 1);
+}
+
+#[test]
+fn a_give_back_in_a_catch_up_abandons_the_rest_of_it() {
+    let clock = ManualClock::new();
+    let mut game_loop = lockstep_loop(&clock);
+    let mut game = Lockstep {
+        allowed: 2,
+        ..Lockstep::default()
+    };
+    let caught = game_loop
+        .catch_up(&mut game, std::time::Duration::from_millis(100))
+        .unwrap();
+    assert_eq!(caught.steps, 2);
+    assert_eq!(game_loop.tick(), 2);
+    assert_eq!(game_loop.stats().dropped_steps(), 3);
+}
+
+proptest! {
+    #![proptest_config(common::config(128))]
+
+    /// Lockstep through stalls: every pump the peer allows a random number
+    /// of steps and the rest are refunded. What the steps simulated plus
+    /// what is banked is exactly the time submitted, less what the budget
+    /// dropped, to the unit.
+    #[test]
+    fn lockstep_refunds_keep_the_books_exact_through_stalls(
+        frames in prop::collection::vec(
+            (prop_oneof![6 => 0_u64..40_000, 1 => 40_000_u64..600_000], 0_u64..4),
+            1..120,
+        ),
+    ) {
+        let clock = ManualClock::new();
+        let mut game_loop = lockstep_loop(&clock);
+        let mut game = Lockstep::default();
+        let per_step = u128::from(Timestep::HZ_50.units_per_step());
+        let (mut now, mut submitted) = (0_u64, 0_u128);
+        for (delta_us, allowed) in frames {
+            now += delta_us * 1_000;
+            game.allowed = allowed;
+            clock.set(Timestamp::from_nanos(now));
+            let Pump::Ran(report) = game_loop.pump(&mut game, PumpKind::Paint) else { panic!() };
+            submitted += report.plan.scaled_units();
+            prop_assert!(report.steps <= allowed);
+            let dropped = u128::from(game_loop.stats().dropped_steps()) * per_step;
+            let simulated = u128::from(game_loop.tick()) * per_step;
+            prop_assert_eq!(simulated + game_loop.planner().remainder_units() + dropped, submitted);
+            prop_assert!(game_loop.planner().remainder_units() <= 6 * per_step);
+        }
+    }
+}
+
+#[test]
+fn a_lockstep_session_replays_green() {
+    let hash = |game: &Lockstep| StateHash::new().u64(game.jumps).finish();
+    let update = |game: &mut Lockstep, step: &StepContext<'_>| {
+        if step.input().pressed(Key::SPACE) {
+            game.jumps += 1;
+        }
+    };
+    let clock = ManualClock::new();
+    let mut game_loop = Loop::<Lockstep>::builder()
+        .clock(clock.clone())
+        .timestep(Timestep::HZ_50)
+        .pacing(Pacing::OFF)
+        .record_input(NonZeroU64::new(1).unwrap(), hash)
+        .build()
+        .unwrap();
+    let waits = Rc::new(Cell::new(0_u32));
+    let counter = Rc::clone(&waits);
+    game_loop.on_update(move |game, step| {
+        // Every third step waits once for its peer.
+        if step.tick() % 3 == 2 && counter.get() == 0 {
+            counter.set(1);
+            step.control().refund_rest();
+            return;
+        }
+        counter.set(0);
+        update(game, step);
+    });
+    game_loop.start();
+    let mut game = Lockstep::default();
+    for i in 1..=30_u64 {
+        if i % 4 == 0 {
+            game_loop
+                .push_input(ms(i * 20 - 3), InputEvent::Press(Button::Key(Key::SPACE)))
+                .unwrap();
+            game_loop
+                .push_input(ms(i * 20 - 2), InputEvent::Release(Button::Key(Key::SPACE)))
+                .unwrap();
+        }
+        clock.set(ms(i * 20));
+        let _ = game_loop.pump(&mut game, PumpKind::Paint);
+    }
+    assert!(waits.get() <= 1);
+    let mut log = game_loop.take_input_log().unwrap();
+    let mut replayed = Lockstep::default();
+    let report = replay(&mut log, Timestep::HZ_50, &mut replayed, update, hash).unwrap();
+    assert!(report.is_green());
+    assert_eq!(replayed.jumps, game.jumps);
+    assert!(game.jumps >= 6);
+}
