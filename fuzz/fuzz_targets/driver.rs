@@ -13,8 +13,9 @@ use std::sync::Once;
 use std::time::Duration;
 
 use arbitrary::Arbitrary;
+use evenstep::input::{Button, InputEvent, Key};
 use evenstep::{
-    JobHandle, Loop, ManualClock, Pacing, PumpKind, Rate, Speed, StepBudget, TimerHandle,
+    Clock, JobHandle, Loop, ManualClock, Pacing, PumpKind, Rate, Speed, StepBudget, TimerHandle,
     Timestamp, Timestep, timeline::Fire,
 };
 use libfuzzer_sys::fuzz_target;
@@ -37,6 +38,10 @@ enum Act {
     Every(u32),
     CancelLatest,
     RequestJob(u8),
+    /// From the first update: give the step and the rest back, banked.
+    Refund,
+    /// From the first update: give the step and the rest back, dropped.
+    Skip,
 }
 
 /// What the test does between pumps.
@@ -66,6 +71,8 @@ enum Op {
     CancelReal(u8),
     CancelSim(u8),
     ResetStats,
+    /// Push an input event of this kind at the clock's reading plus this.
+    Input(u8, i32),
 }
 
 #[derive(Arbitrary, Debug)]
@@ -229,8 +236,20 @@ fuzz_target!(|input: Input| {
 
     let script = Rc::clone(&shared);
     game_loop.on_update(move |game, step| {
+        let act = Script::act(&script);
+        match act {
+            Act::Refund => return step.control().refund_rest(),
+            Act::Skip => return step.control().skip_rest(),
+            _ => {}
+        }
         game.ticks.push(step.tick());
-        match Script::act(&script) {
+        let input = step.input();
+        let _ = (
+            input.pressed(Key::SPACE),
+            input.motion(),
+            input.text().count(),
+        );
+        match act {
             Act::Panic => std::panic::panic_any(ScriptedPanic),
             Act::RequestJob(which) => Script::request(&script, which),
             act => steer(act, step.control(), &script),
@@ -363,6 +382,27 @@ fuzz_target!(|input: Input| {
                 }
             }
             Op::ResetStats => game_loop.reset_stats(),
+            Op::Input(kind, offset) => {
+                let at = clock
+                    .now()
+                    .as_nanos()
+                    .saturating_add_signed(i64::from(offset));
+                let event = match kind % 6 {
+                    0 => InputEvent::Press(Button::Key(Key::SPACE)),
+                    1 => InputEvent::Release(Button::Key(Key::SPACE)),
+                    2 => InputEvent::Motion {
+                        dx: f64::from(offset),
+                        dy: f64::NAN,
+                    },
+                    3 => InputEvent::Text("é".into()),
+                    4 => InputEvent::Pointer {
+                        x: 1.0,
+                        y: f64::from(kind),
+                    },
+                    _ => InputEvent::FocusLost,
+                };
+                let _ = game_loop.push_input(Timestamp::from_nanos(at), event);
+            }
             Op::Paint | Op::Tick | Op::CatchUp(_) => {}
         }
         let _ = game_loop.stats();

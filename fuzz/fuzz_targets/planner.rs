@@ -60,6 +60,10 @@ enum Op {
     Shown(u8, i32),
     /// Report any frame shown at any time.
     ShownAnywhere(u64, u64),
+    /// Give back this many of the latest frame's steps, to run later.
+    Refund(u64),
+    /// Give back this many of the latest frame's steps, their time dropped.
+    Skip(u64),
 }
 
 #[derive(Arbitrary, Debug)]
@@ -95,6 +99,9 @@ fn run(input: &Input) -> Vec<FramePlan> {
     };
     let mut now = input.start;
     let mut plans = Vec::new();
+    // Whether steps were given back since the last plan: the bank may
+    // then hold whole steps.
+    let mut given_back = false;
     for &op in &input.ops {
         let tick_before = frames.tick();
         let plan = match op {
@@ -179,6 +186,22 @@ fn run(input: &Input) -> Vec<FramePlan> {
                 frames.set_tick(tick);
                 continue;
             }
+            Op::Refund(count) | Op::Skip(count) => {
+                let given = match op {
+                    Op::Refund(_) => frames.refund_steps(count),
+                    _ => frames.skip_steps(count),
+                };
+                assert_eq!(
+                    frames.tick(),
+                    tick_before - given.refunded - given.dropped,
+                    "the tick goes back by the steps given back"
+                );
+                ledger.executed -= i128::try_from(given.refunded_units + given.dropped_units)
+                    .expect("a frame's units fit");
+                ledger.dropped += i128::try_from(given.dropped_units).expect("dropped units fit");
+                given_back = true;
+                continue;
+            }
             Op::Timestep(steps, per_seconds) => {
                 if let Ok(step) = Timestep::from_ratio(steps, per_seconds) {
                     change_step(&mut frames, step, &mut ledger);
@@ -188,6 +211,7 @@ fn run(input: &Input) -> Vec<FramePlan> {
             }
         };
         check_plan(&plan, &frames, tick_before, per_step);
+        given_back = false;
         ledger.submitted += i128::try_from(plan.scaled_units()).expect("a frame's units fit");
         ledger.shifted += plan.phase_shift_units();
         ledger.executed += i128::from(plan.steps_run() - plan.steps_queued()) * per_step;
@@ -197,9 +221,10 @@ fn run(input: &Input) -> Vec<FramePlan> {
         plans.push(plan);
     }
     let banked = i128::try_from(frames.remainder_units()).unwrap();
-    if plans
-        .last()
-        .is_some_and(|plan: &FramePlan| plan.timestep() == frames.timestep())
+    if !given_back
+        && plans
+            .last()
+            .is_some_and(|plan: &FramePlan| plan.timestep() == frames.timestep())
     {
         assert!(banked < per_step, "the bank holds less than a step");
     }
