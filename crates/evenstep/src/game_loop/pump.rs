@@ -106,10 +106,7 @@ impl<S> Loop<S> {
         // 5. Hooks before the steps.
         self.subscribers.before_steps(state, &plan);
         // 6. The fixed steps, or a paused pump's input.
-        let steps = self.run_steps(state, plan.timestep());
-        if steps == 0 && plan.speed().is_paused() {
-            self.input.paused_pump(state, now);
-        }
+        let steps = self.run_pump_steps(state, &plan, now);
         let stopped = self.steering.control.stop_requested();
         // 7. Hooks after the steps, unless an update stopped the loop.
         if !stopped {
@@ -203,6 +200,18 @@ impl<S> Loop<S> {
                 .record_dropped(plan.dropped_units(), plan.steps_dropped(), plan.timestep());
             self.subscribers.stall(state, plan);
         }
+    }
+
+    /// Step 6: runs `plan`'s steps; a paused pump at `now` that runs none
+    /// hands its input to the paused-input hooks instead. Returns the
+    /// steps run.
+    #[inline]
+    fn run_pump_steps(&mut self, state: &mut S, plan: &FramePlan, now: Timestamp) -> u64 {
+        let steps = self.run_steps(state, plan.timestep());
+        if steps == 0 && plan.speed().is_paused() {
+            self.input.paused_pump(state, now);
+        }
+        steps
     }
 
     /// Step 8: runs the render subscribers for `plan`'s frame at `now`, and
