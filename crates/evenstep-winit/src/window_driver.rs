@@ -8,11 +8,11 @@
 
 use std::num::NonZeroU32;
 
+use evenstep::input::InputEvent;
 use evenstep::{
     Clock, ConfigError, Loop, LoopBuilder, MonotonicClock, Nanos, PumpReport, Timestamp,
     frame_policy::{FrameAction, FramePolicy, Painting},
 };
-use evenstep::input::InputEvent;
 use winit::event::{DeviceEvent, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow};
 

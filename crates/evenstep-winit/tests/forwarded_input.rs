@@ -42,7 +42,8 @@ fn attached(clock: &ManualClock, window: &FakeWindow) -> WindowDriver<Presses> {
     let builder = Loop::<Presses>::builder()
         .timestep(Timestep::from_hz(30).unwrap())
         .pacing(Pacing::OFF);
-    let mut driver = WindowDriver::with_clock(builder, clock.clone(), WindowOptions::new()).unwrap();
+    let mut driver =
+        WindowDriver::with_clock(builder, clock.clone(), WindowOptions::new()).unwrap();
     driver
         .game_loop_mut()
         .on_update(|presses, step| presses.push(step.input().pressed(MouseButton::LEFT)));

@@ -243,14 +243,24 @@ fn stroke(code: KeyCode, state: ElementState) -> Keystroke<'static> {
 fn every_winit_key_code_is_named_by_its_w3c_code() {
     for (code, name) in W3C_NAMES {
         let named = key(PhysicalKey::Code(code));
-        assert_eq!(named.map(|k| k.name().to_owned()), Some(name.to_owned()), "{code:?}");
+        assert_eq!(
+            named.map(|k| k.name().to_owned()),
+            Some(name.to_owned()),
+            "{code:?}"
+        );
     }
 }
 
 #[test]
 fn the_os_keys_are_meta_as_the_w3c_names_them_not_super() {
-    assert_eq!(key(PhysicalKey::Code(KeyCode::SuperLeft)), Key::named("MetaLeft").ok());
-    assert_eq!(key(PhysicalKey::Code(KeyCode::SuperRight)), Key::named("MetaRight").ok());
+    assert_eq!(
+        key(PhysicalKey::Code(KeyCode::SuperLeft)),
+        Key::named("MetaLeft").ok()
+    );
+    assert_eq!(
+        key(PhysicalKey::Code(KeyCode::SuperRight)),
+        Key::named("MetaRight").ok()
+    );
     assert_eq!(key(PhysicalKey::Code(KeyCode::KeyW)), Some(Key::W));
 }
 
@@ -303,7 +313,10 @@ fn a_release_is_a_release_and_types_nothing() {
         text: Some("n"),
         ..stroke(KeyCode::KeyN, ElementState::Released)
     };
-    assert_eq!(of_keystroke(release), [InputEvent::Release(key_named("KeyN"))]);
+    assert_eq!(
+        of_keystroke(release),
+        [InputEvent::Release(key_named("KeyN"))]
+    );
 }
 
 #[test]
@@ -320,7 +333,10 @@ fn the_control_characters_of_enter_tab_and_backspace_are_not_text() {
         };
         let events = of_keystroke(press);
         assert_eq!(events.len(), 1, "{code:?}: {events:?}");
-        assert!(matches!(events[0], InputEvent::Press(_)), "{code:?}: {events:?}");
+        assert!(
+            matches!(events[0], InputEvent::Press(_)),
+            "{code:?}: {events:?}"
+        );
     }
 }
 
@@ -331,7 +347,10 @@ fn a_synthetic_press_is_left_out_and_a_synthetic_release_is_kept() {
         text: Some("\r"),
         ..stroke(KeyCode::Enter, state)
     };
-    assert_eq!(of_keystroke(synthetic(ElementState::Pressed)), Vec::<InputEvent>::new());
+    assert_eq!(
+        of_keystroke(synthetic(ElementState::Pressed)),
+        Vec::<InputEvent>::new()
+    );
     assert_eq!(
         of_keystroke(synthetic(ElementState::Released)),
         [InputEvent::Release(Key::ENTER.into())]
@@ -353,7 +372,10 @@ fn mouse_buttons_are_numbered_as_the_dom_numbers_them() {
     ];
     for (button, expected) in cases {
         for (state, event) in [
-            (ElementState::Pressed, InputEvent::Press as fn(Button) -> InputEvent),
+            (
+                ElementState::Pressed,
+                InputEvent::Press as fn(Button) -> InputEvent,
+            ),
             (ElementState::Released, InputEvent::Release),
         ] {
             let input = WindowEvent::MouseInput {
@@ -361,8 +383,10 @@ fn mouse_buttons_are_numbered_as_the_dom_numbers_them() {
                 state,
                 button,
             };
-            let expected: Vec<InputEvent> =
-                expected.map(|b| event(Button::Mouse(b))).into_iter().collect();
+            let expected: Vec<InputEvent> = expected
+                .map(|b| event(Button::Mouse(b)))
+                .into_iter()
+                .collect();
             assert_eq!(of_window(&input), expected, "{button:?} {state:?}");
         }
     }
@@ -374,7 +398,10 @@ fn the_cursor_is_the_pointer_in_physical_pixels() {
         device_id: DeviceId::dummy(),
         position: PhysicalPosition::new(12.5, 300.0),
     };
-    assert_eq!(of_window(&moved), [InputEvent::Pointer { x: 12.5, y: 300.0 }]);
+    assert_eq!(
+        of_window(&moved),
+        [InputEvent::Pointer { x: 12.5, y: 300.0 }]
+    );
 }
 
 #[test]
@@ -394,15 +421,23 @@ fn the_wheel_turns_towards_the_user_and_rightwards_positive_in_lines_or_pixels()
         [InputEvent::Wheel { dx: 2.0, dy: 0.5 }]
     );
     assert_eq!(
-        of_window(&wheel(MouseScrollDelta::PixelDelta(PhysicalPosition::new(3.0, -12.5)))),
+        of_window(&wheel(MouseScrollDelta::PixelDelta(PhysicalPosition::new(
+            3.0, -12.5
+        )))),
         [InputEvent::Wheel { dx: -3.0, dy: 12.5 }]
     );
 }
 
 #[test]
 fn losing_the_focus_is_a_focus_loss_and_gaining_it_is_nothing() {
-    assert_eq!(of_window(&WindowEvent::Focused(false)), [InputEvent::FocusLost]);
-    assert_eq!(of_window(&WindowEvent::Focused(true)), Vec::<InputEvent>::new());
+    assert_eq!(
+        of_window(&WindowEvent::Focused(false)),
+        [InputEvent::FocusLost]
+    );
+    assert_eq!(
+        of_window(&WindowEvent::Focused(true)),
+        Vec::<InputEvent>::new()
+    );
 }
 
 #[test]
