@@ -119,7 +119,7 @@ pub struct DriverStats {
 
 /// Drives a [`Loop`] from a winit window.
 ///
-/// Forward three things from an `ApplicationHandler`, and the driver does
+/// Forward four things from an `ApplicationHandler`, and the driver does
 /// the rest:
 ///
 /// - on `WindowEvent::RedrawRequested`, [`redraw`](WindowDriver::redraw):

@@ -43,7 +43,7 @@ use std::time::Duration;
 
 use bounce_window::BounceWindow;
 use cpu_time::process_cpu_time;
-use evenstep::input::{Button, InputEvent, MouseButton};
+use evenstep::input::{Button, InputEvent, Key, MouseButton};
 use evenstep::{Clock, MonotonicClock, Nanos, StepBudget, Timestamp};
 use evenstep_demo::{ARENA, BACKGROUND, BALL_COLOURS, Bounce, WorldInput};
 use evenstep_winit::{Refresh, WindowDriver, WindowOptions, run};
@@ -773,34 +773,41 @@ struct SeenInput {
 /// winit names a physical key from the keycode alone, whatever the keymap.
 const KEYCODE_N: u8 = 57;
 
-fn real_input_reaches_one_step() -> Result<String, String> {
-    // Long enough for a checkpoint (one a second) before the close.
+impl SeenInput {
+    /// Counts what a step's input holds of `key` and the main button.
+    fn note(&mut self, key: Key, step: &evenstep::StepContext<'_>) {
+        let input = step.input();
+        for event in input.events() {
+            match event {
+                InputEvent::Press(Button::Key(k)) if *k == key => self.key_presses += 1,
+                InputEvent::Release(Button::Key(k)) if *k == key => self.key_releases += 1,
+                InputEvent::Press(Button::Mouse(MouseButton::LEFT)) => self.clicks += 1,
+                InputEvent::Release(Button::Mouse(MouseButton::LEFT)) => self.click_releases += 1,
+                InputEvent::Text(text) => self.text.push_str(text),
+                _ => {}
+            }
+        }
+        if input.pressed(key) {
+            self.key_press_steps.push(step.tick());
+        }
+        if input.pressed(MouseButton::LEFT) {
+            self.click_steps.push(step.tick());
+        }
+    }
+}
+
+/// Runs the demo, sends a click and a tap of N through the X server 0.3 s
+/// in, and closes 1.8 s in (long enough for a checkpoint, one a second):
+/// the demo, its driver and what the steps saw.
+fn real_input_session() -> Result<(BounceWindow, WindowDriver<BounceWindow>, SeenInput), String> {
     const RUN_FOR: Nanos = Nanos::from_millis(1_800);
     const SEND_AFTER: Nanos = Nanos::from_millis(300);
-    let n = WorldInput::AddBall.key();
     let seen = Rc::new(RefCell::new(SeenInput::default()));
     let mut driver = WindowDriver::new(BounceWindow::loop_builder(), WindowOptions::new())
         .map_err(|e| e.to_string())?;
     let counting = seen.clone();
     driver.game_loop_mut().on_update(move |_, step| {
-        let mut seen = counting.borrow_mut();
-        let input = step.input();
-        for event in input.events() {
-            match event {
-                InputEvent::Press(Button::Key(key)) if *key == n => seen.key_presses += 1,
-                InputEvent::Release(Button::Key(key)) if *key == n => seen.key_releases += 1,
-                InputEvent::Press(Button::Mouse(MouseButton::LEFT)) => seen.clicks += 1,
-                InputEvent::Release(Button::Mouse(MouseButton::LEFT)) => seen.click_releases += 1,
-                InputEvent::Text(text) => seen.text.push_str(text),
-                _ => {}
-            }
-        }
-        if input.pressed(n) {
-            seen.key_press_steps.push(step.tick());
-        }
-        if input.pressed(MouseButton::LEFT) {
-            seen.click_steps.push(step.tick());
-        }
+        counting.borrow_mut().note(WorldInput::AddBall.key(), step);
     });
     let clock = MonotonicClock::new();
     let sent = Rc::new(RefCell::new(None::<Result<(), String>>));
@@ -822,11 +829,17 @@ fn real_input_reaches_one_step() -> Result<String, String> {
             driver.request_close();
         }
     }));
-    let (game, mut driver) = run(game, driver).map_err(|e| e.to_string())?;
+    let (game, driver) = run(game, driver).map_err(|e| e.to_string())?;
     sent.borrow()
         .clone()
         .ok_or("the event loop ended before the key and click were sent")??;
-    let seen = seen.borrow();
+    let seen = seen.take();
+    Ok((game, driver, seen))
+}
+
+fn real_input_reaches_one_step() -> Result<String, String> {
+    let n = WorldInput::AddBall.key();
+    let (game, mut driver, seen) = real_input_session()?;
     let stats = driver.stats();
     check(
         (seen.key_presses, seen.key_releases) == (1, 1),
