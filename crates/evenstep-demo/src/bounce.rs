@@ -1,16 +1,19 @@
-//! The demo as a game state: the world, the inputs waiting for the next
-//! step, the recording of them, the settings the keys move and the strip
-//! chart, with the one update and the one draw every host calls.
+//! The demo as a game state: the world, the settings the keys move and the
+//! strip chart, with the loop the demo runs on (its step, and the recording
+//! of every step's input), the one update, the replay of a recorded
+//! session, and the one draw every host calls.
 
 use std::num::NonZeroU64;
 
-use evenstep::{Alpha, InputLog, Loop, Nanos, StepContext, Timestep, replay::RecordError};
+use evenstep::input::Delivery;
+use evenstep::replay::{ReplayError, ReplayReport};
+use evenstep::{Alpha, InputLog, Loop, LoopBuilder, Nanos, StepContext, Timestep};
 
 use crate::canvas::Canvas;
 use crate::chart::FrameChart;
 use crate::controls::{Action, Settings};
 use crate::scene;
-use crate::world::{World, WorldInput};
+use crate::world::World;
 
 /// The demo's fixed step: 20 Hz, slow enough that drawing without
 /// interpolation visibly judders on any display.
@@ -29,7 +32,7 @@ const STEP: Timestep = match Timestep::from_hz(STEP_HZ) {
 /// What the host must do after an action the loop cannot do itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// Nothing more: the action is done or queued.
+    /// Nothing more: the action is done, or is the world's to read.
     Handled,
     /// Hide the window (or page) for two seconds, then show it again.
     HideBriefly,
@@ -38,18 +41,16 @@ pub enum Outcome {
 }
 
 /// The demo's game state, shared by the window and the browser demos.
+///
+/// The world changes only in a fixed step, from the keys the step's input
+/// holds ([`World::update`]): a host forwards its key events into the
+/// loop's input queue (`evenstep-winit`'s driver does it for a window), and
+/// a loop from [`Bounce::loop_builder`] records every step's input, so
+/// [`Bounce::replay`] replays the session.
 #[derive(Clone, Debug)]
 pub struct Bounce {
     /// The balls.
     pub world: World,
-    /// Inputs that arrived since the last step, applied at the next one.
-    pending: Vec<WorldInput>,
-    /// Every applied input with its tick, and a hash each second: a replay
-    /// of the session.
-    log: InputLog<WorldInput>,
-    /// The first input the log refused, if any: from then on the log is
-    /// not a replay of the session.
-    recording_error: Option<RecordError>,
     /// Whether the keys asked for the rules to be paused. The loop applies
     /// a pause or a resume at its next pump, so its own `is_paused` lags a
     /// press made between pumps; two presses in one frame must cancel out.
@@ -67,13 +68,10 @@ impl Default for Bounce {
 }
 
 impl Bounce {
-    /// The opening world, default settings, nothing recorded.
+    /// The opening world, default settings.
     pub fn new() -> Bounce {
         Bounce {
             world: World::new(),
-            pending: Vec::new(),
-            log: InputLog::new(Bounce::timestep(), CHECKPOINT_EVERY),
-            recording_error: None,
             pause_requested: false,
             settings: Settings::default(),
             chart: FrameChart::default(),
@@ -85,57 +83,49 @@ impl Bounce {
         STEP
     }
 
-    /// Queues `input` for the next fixed step. Input never changes the world
-    /// between steps: that is what makes a session replay.
-    pub fn queue(&mut self, input: WorldInput) {
-        self.pending.push(input);
+    /// A builder for a loop that runs the demo, whose state `S` holds it
+    /// where `bounce` finds it: at [`STEP_HZ`], recording every step's input
+    /// with a hash of the world each second
+    /// ([`LoopBuilder::record_input`]), so the session is at
+    /// [`Loop::input_log`] for [`Bounce::replay`]. Subscribe
+    /// [`Bounce::update`] to it (through `bounce`'s path).
+    pub fn loop_builder<S: 'static>(bounce: fn(&S) -> &Bounce) -> LoopBuilder<S> {
+        Loop::builder()
+            .timestep(STEP)
+            .record_input(CHECKPOINT_EVERY, move |state: &S| {
+                bounce(state).world.state_hash()
+            })
     }
 
-    /// Inputs waiting for the next step.
-    pub fn pending(&self) -> &[WorldInput] {
-        &self.pending
-    }
-
-    /// The session so far: inputs by tick and a state hash each second.
-    /// Check [`recording_error`](Bounce::recording_error) before replaying
-    /// it.
-    pub fn log(&self) -> &InputLog<WorldInput> {
-        &self.log
-    }
-
-    /// Why the log stopped being a replay of the session, if it did: the
-    /// first input or tick it refused. This happens when the demo is driven
-    /// by a second loop (or a loop whose tick went back) after the first one
-    /// recorded later ticks, or when a session outlasts the ticks a log
-    /// holds.
-    pub fn recording_error(&self) -> Option<RecordError> {
-        self.recording_error
-    }
-
-    /// One fixed step: the queued inputs, recorded at this tick, then the
-    /// world's step. Register it with `on_update`.
+    /// Replays a session a loop from [`Bounce::loop_builder`] recorded into
+    /// the opening world, step by step through [`World::update`] with each
+    /// step's recorded input, and compares the world's hash at every
+    /// checkpoint. Green if every one agreed.
     ///
-    /// An input or tick the log refuses is still applied or run (the game
-    /// goes on), and the first refusal is kept in
-    /// [`recording_error`](Bounce::recording_error).
-    pub fn update(&mut self, step: &StepContext<'_>) {
-        let tick = step.tick();
-        for input in self.pending.drain(..) {
-            if let Err(refused) = self.log.record(tick, input) {
-                self.recording_error.get_or_insert(refused);
-            }
-            self.world.apply(input);
-        }
-        self.world.step(step.dt_secs_f32());
-        let world = &self.world;
-        if let Err(refused) = self.log.end_tick_with(tick, || world.state_hash()) {
-            self.recording_error.get_or_insert(refused);
-        }
+    /// # Errors
+    ///
+    /// [`ReplayError::TimestepMismatch`] for a log recorded at another step
+    /// than [`STEP_HZ`].
+    pub fn replay(log: &mut InputLog<Delivery>) -> Result<ReplayReport, ReplayError> {
+        evenstep::replay(
+            log,
+            STEP,
+            &mut World::new(),
+            World::update,
+            World::state_hash,
+        )
     }
 
-    /// Carries out `action`: world inputs are queued, settings change, and
-    /// pause, single steps, speed and pacing go to `game_loop`. Hiding and
-    /// quitting are the host's, so they are returned.
+    /// One fixed step: the world's inputs from the step's input, then the
+    /// world's step ([`World::update`]). Register it with `on_update`.
+    pub fn update(&mut self, step: &StepContext<'_>) {
+        self.world.update(step);
+    }
+
+    /// Carries out `action`: settings change, and pause, single steps,
+    /// speed and pacing go to `game_loop`. Hiding and quitting are the
+    /// host's, so they are returned. World inputs are left be: the world's
+    /// step reads their keys from its input.
     ///
     /// Pause is toggled from the state the keys last asked for, not from
     /// the loop's `is_paused`, which changes only at the next pump: two
@@ -166,7 +156,7 @@ impl Bounce {
                 self.settings.cycle_pacing();
                 game_loop.set_pacing(self.settings.pacing());
             }
-            Action::World(input) => self.queue(input),
+            Action::World(_) => {}
             Action::HideBriefly => return Outcome::HideBriefly,
             Action::Quit => return Outcome::Quit,
         }
@@ -174,7 +164,7 @@ impl Bounce {
     }
 
     /// The window title: frames per second, the 99th-percentile frame gap,
-    /// speed and pacing mode.
+    /// speed and pacing mode, and whether the loop's recording stopped.
     pub fn title<S>(&self, game_loop: &Loop<S>) -> String {
         let stats = game_loop.stats();
         format!(
@@ -188,7 +178,7 @@ impl Bounce {
             } else {
                 ""
             },
-            if self.recording_error.is_some() {
+            if game_loop.input_record_error().is_some() {
                 ", recording broken"
             } else {
                 ""
@@ -220,6 +210,9 @@ pub struct Hud {
     pub absences: u64,
     /// Whether the rules are paused.
     pub paused: bool,
+    /// Whether the loop's recording of the session stopped
+    /// ([`Loop::input_record_error`]): from then on it is no replay.
+    pub recording_broken: bool,
 }
 
 impl Hud {
@@ -234,6 +227,7 @@ impl Hud {
             gap_p99: stats.gap_p99(),
             absences: stats.absences(),
             paused: game_loop.is_paused(),
+            recording_broken: game_loop.input_record_error().is_some(),
         }
     }
 }

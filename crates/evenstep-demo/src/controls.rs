@@ -1,7 +1,8 @@
 //! Controls: the keys the demo answers to, what each asks for, and the
 //! settings they move (interpolation, speed, pacing). Keys are given as a
 //! small host-neutral [`Key`], so a window and a browser map theirs to it
-//! and share everything after.
+//! and share everything after. The world's own keys reach it another way,
+//! through the loop's input queue, as every step's input.
 
 use std::time::Duration;
 
@@ -39,8 +40,11 @@ pub enum Action {
     HideBriefly,
     /// Ends the demo (`Esc`, `Q`).
     Quit,
-    /// A change to the world, applied at the next fixed step (`N` adds a
-    /// ball, `X` removes one, `R` reverses them all).
+    /// A change to the world (`N` adds a ball, `X` removes one, `R`
+    /// reverses them all). The world's step reads these keys from the
+    /// loop's input queue ([`World::update`](crate::World::update)), so a
+    /// host has nothing to do for them: [`Bounce::act`](crate::Bounce::act)
+    /// leaves them be.
     World(WorldInput),
 }
 
@@ -74,13 +78,11 @@ impl Action {
     /// once per press, so a key held a moment too long does not undo
     /// itself.
     pub fn repeats(self) -> bool {
-        matches!(
-            self,
-            Action::StepOnce
-                | Action::Faster
-                | Action::Slower
-                | Action::World(WorldInput::AddBall | WorldInput::RemoveBall)
-        )
+        match self {
+            Action::StepOnce | Action::Faster | Action::Slower => true,
+            Action::World(input) => input.repeats(),
+            _ => false,
+        }
     }
 }
 

@@ -4,39 +4,54 @@
 //! moving on a slow fixed step (20 Hz, so interpolation visibly matters),
 //! keys that pause, single-step, change speed and pacing, and a strip chart
 //! of frame gaps and steps per frame. Everything but the host is here: the
-//! world and its deterministic inputs, the settings the keys move, and
+//! world and the keys it reads from each step's input, the settings the
+//! other keys move, the loop it runs on with its recording and replay, and
 //! drawing into a pixel buffer. No windowing, no clock, no platform code, so
 //! it builds for any target, `wasm32-unknown-unknown` included.
 //!
 //! # Using it from a host
 //!
+//! The world's keys (`N`, `X`, `R`) reach it as every step's input: the
+//! host forwards its key events into the loop's input queue, and the step
+//! reads them ([`World::update`]). The keys that act on the loop (pause,
+//! speed, pacing) go through [`Bounce::act`].
+//!
 //! ```
 //! use std::time::Duration;
-//! use evenstep::{Loop, ManualClock, PumpKind};
-//! use evenstep_demo::{Action, Bounce, Canvas, Hud, Key};
+//! use evenstep::input::InputEvent;
+//! use evenstep::{ManualClock, PumpKind};
+//! use evenstep_demo::{Action, Bounce, Canvas, Hud, Key, WorldInput};
 //!
 //! let clock = ManualClock::new();
-//! let mut game_loop = Loop::<Bounce>::builder()
+//! let mut game_loop = Bounce::loop_builder(|bounce: &Bounce| bounce)
 //!     .clock(clock.clone())
-//!     .timestep(Bounce::timestep())
 //!     .build()?;
 //! game_loop.on_update(Bounce::update);
 //! let mut bounce = Bounce::new();
-//!
-//! // A key press: world inputs wait for the next step.
-//! if let Some(action) = Action::for_key(Key::Char('n')) {
-//!     bounce.act(action, &mut game_loop);
-//! }
 //! game_loop.start();
+//!
+//! // N pressed and let go: the step whose span holds it adds a ball.
+//! let n = WorldInput::AddBall.key();
+//! game_loop.push_input_now(InputEvent::Press(n.into()))?;
+//! game_loop.push_input_now(InputEvent::Release(n.into()))?;
 //! clock.advance(Duration::from_millis(50)); // one 20 Hz step
 //! let report = game_loop.pump(&mut bounce, PumpKind::Paint).report().unwrap();
 //! assert_eq!(bounce.world.balls().len(), 5);
+//!
+//! // I, a key for the host: drawing between steps goes off.
+//! if let Some(action) = Action::for_key(Key::Char('i')) {
+//!     bounce.act(action, &mut game_loop);
+//! }
+//! assert!(!bounce.settings.interpolate);
 //!
 //! // Draw the frame into a pixel buffer.
 //! bounce.chart.record(&report, &game_loop);
 //! let mut pixels = vec![0; 320 * 200];
 //! let mut canvas = Canvas::new(&mut pixels, 320, 200)?;
 //! bounce.draw(&mut canvas, game_loop.alpha(), &Hud::read(&game_loop));
+//!
+//! // The loop recorded the session: each step's input, the world's hash.
+//! assert_eq!(game_loop.input_log().map(|log| log.events().len()), Some(2));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![forbid(unsafe_code)]

@@ -94,7 +94,7 @@ fn draw_overlay(canvas: &mut Canvas<'_>, bounce: &Bounce, hud: &Hud, arena_heigh
             settings.pacing_label(),
             if settings.interpolate { "ON" } else { "OFF" },
             if hud.paused { "  PAUSED" } else { "" },
-            if bounce.recording_error().is_some() {
+            if hud.recording_broken {
                 "  RECORDING BROKEN"
             } else {
                 ""

@@ -1,7 +1,8 @@
 //! The world: balls bouncing in a box, moved only by fixed steps and by
-//! commands applied at a step, so a recorded session replays exactly.
+//! the keys each step's input holds, so a recorded session replays exactly.
 
-use evenstep::{Alpha, Interpolated, StateHash, replay::Input};
+use evenstep::input::{Button, InputEvent, Key, StepInput};
+use evenstep::{Alpha, Interpolated, StateHash, StepContext, replay::Input};
 
 /// The box's width in world units. Drawing scales it to the canvas.
 pub const WORLD_WIDTH: f32 = 640.0;
@@ -30,10 +31,11 @@ pub struct Ball {
     pub colour: u32,
 }
 
-/// A change to the world, applied at the start of a fixed step: the
-/// deterministic way for input to reach the rules. Queue these as events
-/// arrive and apply them at the next step (recording each in an
-/// [`InputLog`](evenstep::InputLog) with the step's tick to replay a session).
+/// A change to the world, applied at the start of a fixed step. The step
+/// reads them from its input ([`World::update`]): a press of the key
+/// [`WorldInput::key`] names, and for adding and removing balls each
+/// auto-repeat of it too. Input reaches the rules in no other way, so a
+/// recording of the steps' input replays the session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WorldInput {
     /// Adds a ball at a place and speed the world's own generator picks.
@@ -42,6 +44,64 @@ pub enum WorldInput {
     RemoveBall,
     /// Reverses every ball's direction.
     Reverse,
+}
+
+/// The keys of [`WorldInput`], by position: where a US layout has N, X
+/// and R.
+const WORLD_KEYS: [(WorldInput, Key); 3] = [
+    (WorldInput::AddBall, known_key("KeyN")),
+    (WorldInput::RemoveBall, known_key("KeyX")),
+    (WorldInput::Reverse, known_key("KeyR")),
+];
+
+/// A key whose name is checked while compiling.
+const fn known_key(name: &str) -> Key {
+    match Key::named(name) {
+        Ok(key) => key,
+        // Only ever evaluated in a constant: a bad name fails the build.
+        Err(_) => panic!("a world key's name is not a KeyboardEvent.code value"),
+    }
+}
+
+impl WorldInput {
+    /// The key that asks for this input, by its position (the W3C
+    /// `KeyboardEvent.code` name): `KeyN` adds a ball, `KeyX` removes one,
+    /// `KeyR` reverses them, whatever the layout prints on it.
+    pub const fn key(self) -> Key {
+        match self {
+            WorldInput::AddBall => WORLD_KEYS[0].1,
+            WorldInput::RemoveBall => WORLD_KEYS[1].1,
+            WorldInput::Reverse => WORLD_KEYS[2].1,
+        }
+    }
+
+    /// The input `key` asks for, if any.
+    pub fn for_key(key: Key) -> Option<WorldInput> {
+        WORLD_KEYS
+            .iter()
+            .find(|(_, world_key)| *world_key == key)
+            .map(|(input, _)| *input)
+    }
+
+    /// Whether a held key's auto-repeat asks for this again: adding and
+    /// removing balls repeat; reversing acts once per press, so a key held
+    /// a moment too long does not undo itself.
+    pub fn repeats(self) -> bool {
+        matches!(self, WorldInput::AddBall | WorldInput::RemoveBall)
+    }
+
+    /// The inputs a step's input asks for, in the order its events came:
+    /// one per press of a world key, and one per repeat of a key whose
+    /// input [`repeats`](WorldInput::repeats).
+    pub fn from_step(input: &StepInput) -> impl Iterator<Item = WorldInput> + '_ {
+        input.events().iter().filter_map(|event| match *event {
+            InputEvent::Press(Button::Key(key)) => WorldInput::for_key(key),
+            InputEvent::Repeat(Button::Key(key)) => {
+                WorldInput::for_key(key).filter(|input| input.repeats())
+            }
+            _ => None,
+        })
+    }
 }
 
 impl Input<World> for WorldInput {
@@ -105,6 +165,16 @@ impl World {
     /// Fixed steps taken.
     pub fn steps(&self) -> u64 {
         self.steps
+    }
+
+    /// One fixed step as the loop runs it, live and in a replay: the inputs
+    /// the step's input asks for ([`WorldInput::from_step`]), then
+    /// [`step`](World::step) at the step's `dt`.
+    pub fn update(&mut self, step: &StepContext<'_>) {
+        for input in WorldInput::from_step(step.input()) {
+            self.apply(input);
+        }
+        self.step(step.dt_secs_f32());
     }
 
     /// Applies one input. Call it before the step it belongs to.

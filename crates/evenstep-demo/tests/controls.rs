@@ -1,6 +1,7 @@
 //! Contract: the demo's keys ask for the documented actions, a held key
-//! repeats only the actions that make sense again, and the actions move
-//! the loop's pause, speed and pacing within their ranges.
+//! repeats only the actions that make sense again, the actions move the
+//! loop's pause, speed and pacing within their ranges, and the world's keys
+//! reach the world only through a step's input, never through `act`.
 
 mod common;
 
@@ -112,6 +113,51 @@ fn a_held_key_repeats_steps_speed_and_balls_but_not_toggles() {
     ];
     assert!(repeating.iter().all(|action| action.repeats()));
     assert!(once.iter().all(|action| !action.repeats()));
+}
+
+#[test]
+fn a_world_action_through_act_changes_nothing_and_its_key_in_the_queue_does() {
+    let clock = ManualClock::new();
+    let mut game_loop = common::demo_loop(&clock);
+    let mut bounce = Bounce::new();
+
+    let add = Action::World(WorldInput::AddBall);
+    assert_eq!(bounce.act(add, &mut game_loop), Outcome::Handled);
+    clock.advance(Duration::from_millis(50));
+    let _ = game_loop.pump(&mut bounce, PumpKind::Paint);
+    assert_eq!(bounce.world.balls().len(), 4);
+
+    common::tap(&mut game_loop, WorldInput::AddBall);
+    clock.advance(Duration::from_millis(50));
+    let _ = game_loop.pump(&mut bounce, PumpKind::Paint);
+    assert_eq!(bounce.world.balls().len(), 5);
+}
+
+#[test]
+fn a_world_key_pressed_while_paused_is_the_pause_s_and_adds_no_ball() {
+    let clock = ManualClock::new();
+    let mut game_loop = common::demo_loop(&clock);
+    let mut bounce = Bounce::new();
+    bounce.act(Action::TogglePause, &mut game_loop);
+    clock.advance(Duration::from_millis(50));
+    let _ = game_loop.pump(&mut bounce, PumpKind::Paint);
+    assert!(game_loop.is_paused());
+
+    // The paused pump hands N to the paused-input hooks; the single step
+    // and the steps after the resume see it only as a key let go.
+    common::tap(&mut game_loop, WorldInput::AddBall);
+    clock.advance(Duration::from_millis(50));
+    let _ = game_loop.pump(&mut bounce, PumpKind::Paint);
+    bounce.act(Action::StepOnce, &mut game_loop);
+    let _ = game_loop.pump(&mut bounce, PumpKind::Paint);
+    assert_eq!(bounce.world.steps(), 1);
+    bounce.act(Action::TogglePause, &mut game_loop);
+    let _ = game_loop.pump(&mut bounce, PumpKind::Paint); // resumes, no burst
+    clock.advance(Duration::from_millis(100));
+    let _ = game_loop.pump(&mut bounce, PumpKind::Paint);
+    assert!(!game_loop.is_paused());
+    assert_eq!(bounce.world.steps(), 3);
+    assert_eq!(bounce.world.balls().len(), 4);
 }
 
 #[test]

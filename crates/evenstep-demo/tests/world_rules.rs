@@ -1,13 +1,14 @@
 //! Contract: the demo world's rules are deterministic (same steps and inputs,
-//! same bits), inputs change it only at a step, balls stay in the box, and
-//! a recording that stops being a replay of the session says so.
+//! same bits), its keys change it only at the step whose span holds them
+//! (a repeat adds and removes balls but never reverses them), balls stay in
+//! the box, and the loop's recording of a session replays it.
 
 mod common;
 
-use std::num::NonZeroU64;
 use std::time::Duration;
 
-use evenstep::{InputLog, Loop, ManualClock, PumpKind, StepContext, replay};
+use evenstep::input::{Delivery, InputEvent};
+use evenstep::{ManualClock, PumpKind, Timestep, replay};
 use evenstep_demo::{Bounce, MAX_BALLS, WORLD_HEIGHT, WORLD_WIDTH, World, WorldInput};
 
 const DT: f32 = 0.05;
@@ -79,23 +80,68 @@ fn the_world_holds_at_most_max_balls_and_at_least_one() {
 }
 
 #[test]
-fn a_queued_input_changes_nothing_until_the_next_step() {
+fn a_key_pressed_between_steps_changes_nothing_until_the_next_step() {
     let clock = ManualClock::new();
     let mut game_loop = common::demo_loop(&clock);
     let mut bounce = Bounce::new();
 
-    bounce.queue(WorldInput::AddBall);
+    clock.advance(Duration::from_millis(10));
+    common::tap(&mut game_loop, WorldInput::AddBall);
     assert_eq!(bounce.world.balls().len(), 4);
-    assert_eq!(bounce.pending(), &[WorldInput::AddBall]);
+    assert_eq!(game_loop.waiting_input().len(), 2);
     // 20 Hz, and the default pacing starts with an empty bank: the first
     // step is due at 50 ms.
-    clock.advance(Duration::from_millis(45));
+    clock.advance(Duration::from_millis(35));
     let _ = game_loop.pump(&mut bounce, PumpKind::Paint);
     assert_eq!(bounce.world.balls().len(), 4);
     clock.advance(Duration::from_millis(5));
     let _ = game_loop.pump(&mut bounce, PumpKind::Paint);
     assert_eq!(bounce.world.balls().len(), 5);
-    assert_eq!(bounce.log().events(), &[(0, WorldInput::AddBall)]);
+    let key = WorldInput::AddBall.key().into();
+    let delivered = |event| Delivery {
+        event,
+        while_paused: false,
+    };
+    assert_eq!(
+        game_loop.input_log().unwrap().events(),
+        &[
+            (0, delivered(InputEvent::Press(key))),
+            (0, delivered(InputEvent::Release(key)))
+        ]
+    );
+}
+
+#[test]
+fn a_held_key_repeats_adding_and_removing_balls_but_not_reversing_them() {
+    let clock = ManualClock::new();
+    let mut game_loop = common::demo_loop(&clock);
+    let mut bounce = Bounce::new();
+    let mut reversed = World::new();
+    reversed.apply(WorldInput::Reverse);
+
+    for input in [WorldInput::AddBall, WorldInput::Reverse] {
+        let key = input.key().into();
+        game_loop.push_input_now(InputEvent::Press(key)).unwrap();
+        for _ in 0..2 {
+            game_loop.push_input_now(InputEvent::Repeat(key)).unwrap();
+        }
+        game_loop.push_input_now(InputEvent::Release(key)).unwrap();
+    }
+    clock.advance(Duration::from_millis(50));
+    let _ = game_loop.pump(&mut bounce, PumpKind::Paint);
+    // A press and two repeats of N: three balls; R reversed them once.
+    assert_eq!(bounce.world.balls().len(), 7);
+    let mut expected = World::new();
+    for input in [
+        WorldInput::AddBall,
+        WorldInput::AddBall,
+        WorldInput::AddBall,
+        WorldInput::Reverse,
+    ] {
+        expected.apply(input);
+    }
+    expected.step(0.05);
+    assert_eq!(bounce.world.state_hash(), expected.state_hash());
 }
 
 #[test]
@@ -104,39 +150,32 @@ fn a_recorded_session_replays_to_the_same_world_at_every_checkpoint() {
     let mut game_loop = common::demo_loop(&clock);
     let mut bounce = Bounce::new();
     for frame in 0_u32..600 {
-        // Uneven frames, and input arriving between them.
+        // Uneven frames, and keys pressed between them.
         clock.advance(Duration::from_micros(16_000 + u64::from(frame % 7) * 300));
         if frame % 97 == 0 {
-            bounce.queue(WorldInput::AddBall);
+            common::tap(&mut game_loop, WorldInput::AddBall);
         }
         if frame % 151 == 0 {
-            bounce.queue(WorldInput::Reverse);
+            common::tap(&mut game_loop, WorldInput::Reverse);
         }
         let _ = game_loop.pump(&mut bounce, PumpKind::Paint);
     }
-    let mut log = bounce.log().clone();
-    let step = |world: &mut World, step: &StepContext<'_>| world.step(step.dt_secs_f32());
-    let report = replay(
-        &mut log,
-        Bounce::timestep(),
-        &mut World::new(),
-        step,
-        World::state_hash,
-    )
-    .unwrap();
+    assert_eq!(bounce.world.balls().len(), 11);
+    let mut log = game_loop.take_input_log().unwrap();
+    assert_eq!(log.events().len(), 2 * (7 + 4));
+    let report = Bounce::replay(&mut log).unwrap();
     assert!(report.is_green(), "{report:?}");
     assert_eq!(report.ticks, game_loop.tick());
     assert_eq!(report.checkpoints, game_loop.tick() / 20);
 
     // Negative control: the same log replayed from another world diverges.
-    let mut log = bounce.log().clone();
     let mut other = World::new();
     other.apply(WorldInput::Reverse);
     let report = replay(
         &mut log,
         Bounce::timestep(),
         &mut other,
-        step,
+        World::update,
         World::state_hash,
     )
     .unwrap();
@@ -144,44 +183,35 @@ fn a_recorded_session_replays_to_the_same_world_at_every_checkpoint() {
 }
 
 #[test]
-fn an_input_log_of_the_demo_refuses_another_timestep() {
-    let log = InputLog::<WorldInput>::new(Bounce::timestep(), NonZeroU64::MIN);
-    assert!(log.check_timestep(evenstep::Timestep::HZ_60).is_err());
+fn a_recording_of_the_demo_refuses_another_timestep() {
+    let clock = ManualClock::new();
+    let game_loop = common::demo_loop(&clock);
+    let log = game_loop.input_log().unwrap();
+    assert!(log.check_timestep(Timestep::HZ_60).is_err());
+    assert!(log.check_timestep(Bounce::timestep()).is_ok());
 }
 
 #[test]
-fn an_input_the_log_refuses_is_still_applied_and_the_refusal_is_kept() {
+fn a_second_loop_driving_the_demo_records_its_own_session_from_tick_zero() {
     let clock = ManualClock::new();
     let mut bounce = Bounce::new();
-    let mut first = Loop::<Bounce>::builder()
-        .clock(clock.clone())
-        .timestep(Bounce::timestep())
-        .build()
-        .unwrap();
-    first.on_update(Bounce::update);
-    first.start();
-    clock.advance(Duration::from_millis(200)); // four steps, ticks 0 to 3
-    bounce.queue(WorldInput::AddBall);
+    let mut first = common::demo_loop(&clock);
+    common::tap(&mut first, WorldInput::AddBall);
+    clock.advance(Duration::from_millis(400)); // eight steps, the budget five
     let _ = first.pump(&mut bounce, PumpKind::Paint);
-    assert_eq!(bounce.log().events(), &[(0, WorldInput::AddBall)]);
-    clock.advance(Duration::from_millis(200));
     let _ = first.pump(&mut bounce, PumpKind::Paint);
-    assert_eq!(bounce.recording_error(), None);
+    assert_eq!(first.input_log().unwrap().ticks(), 5);
 
-    // A second loop starts again at tick 0, behind what the log has.
-    let mut second = Loop::<Bounce>::builder()
-        .clock(clock.clone())
-        .timestep(Bounce::timestep())
-        .build()
-        .unwrap();
-    second.on_update(Bounce::update);
-    second.start();
+    // A second loop starts again at tick 0, with a log of its own: nothing
+    // it records can clash with the first's.
+    let mut second = common::demo_loop(&clock);
     let balls = bounce.world.balls().len();
-    bounce.queue(WorldInput::AddBall);
+    common::tap(&mut second, WorldInput::AddBall);
     clock.advance(Duration::from_millis(50));
     let _ = second.pump(&mut bounce, PumpKind::Paint);
     assert_eq!(bounce.world.balls().len(), balls + 1);
-    let refused = bounce.recording_error().expect("the refusal is kept");
-    assert!(refused.to_string().contains("in tick order"), "{refused}");
-    assert!(bounce.title(&second).contains("recording broken"));
+    let log = second.input_log().unwrap();
+    assert_eq!((log.ticks(), log.events().len()), (1, 2));
+    assert_eq!(second.input_record_error(), None);
+    assert!(!bounce.title(&second).contains("recording broken"));
 }

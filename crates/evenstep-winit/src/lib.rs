@@ -41,18 +41,19 @@
 //! # Two ways in
 //!
 //! A game without an `ApplicationHandler` implements [`WindowGame`] and
-//! calls [`run`]. A game with its own handler forwards three calls:
+//! calls [`run`]. A game with its own handler forwards four calls:
 //!
 //! ```no_run
 //! use std::sync::Arc;
 //! use evenstep::Loop;
+//! use evenstep::input::Key;
 //! use evenstep_winit::{WindowDriver, WindowOptions};
 //! use winit::application::ApplicationHandler;
-//! use winit::event::WindowEvent;
+//! use winit::event::{DeviceEvent, DeviceId, WindowEvent};
 //! use winit::event_loop::{ActiveEventLoop, EventLoop};
 //! use winit::window::{Window, WindowId};
 //!
-//! struct Game { steps: u64 }
+//! struct Game { steps: u64, jumps: u64 }
 //!
 //! struct GameDemo {
 //!     game: Game,
@@ -74,9 +75,13 @@
 //!                 if report.rendered { /* draw at self.driver.game_loop().alpha() */ }
 //!             }
 //!         } else {
-//!             self.driver.window_event(&window, &event); // Occluded, CloseRequested
-//!             // ... and the game's own input handling.
+//!             // Occluded, CloseRequested, and input into the loop's queue.
+//!             self.driver.window_event(&window, &event);
 //!         }
+//!     }
+//!
+//!     fn device_event(&mut self, _: &ActiveEventLoop, _: DeviceId, event: DeviceEvent) {
+//!         self.driver.device_event(&event); // raw mouse motion
 //!     }
 //!
 //!     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
@@ -89,22 +94,64 @@
 //!
 //! fn main() -> Result<(), Box<dyn std::error::Error>> {
 //!     let mut driver = WindowDriver::new(Loop::builder(), WindowOptions::new())?;
-//!     driver.game_loop_mut().on_update(|game: &mut Game, _| game.steps += 1);
-//!     let mut demo = GameDemo { game: Game { steps: 0 }, driver, window: None };
+//!     driver.game_loop_mut().on_update(|game: &mut Game, step| {
+//!         game.steps += 1;
+//!         if step.input().pressed(Key::SPACE) {
+//!             game.jumps += 1; // once per press, whatever the frame rate
+//!         }
+//!     });
+//!     let game = Game { steps: 0, jumps: 0 };
+//!     let mut demo = GameDemo { game, driver, window: None };
 //!     EventLoop::new()?.run_app(&mut demo)?;
 //!     Ok(())
 //! }
 //! ```
 //!
-//! # Input, deterministically
+//! # Input
 //!
-//! Window events arrive between steps, at times no replay can reproduce.
-//! Queue what they mean (a command, not the raw event) as they arrive, apply
-//! the queue at the start of the next fixed step, and record each command
-//! in an [`InputLog`](evenstep::InputLog) with that step's tick: a replay
-//! then applies the same commands at the same ticks and reaches the same
-//! state. The `own_handler` example does this and replays its own session
-//! at exit.
+//! [`WindowDriver::window_event`] pushes the window's keyboard and mouse
+//! input into the loop's input queue, and [`WindowDriver::device_event`]
+//! its raw mouse motion. Each fixed step reads the input of the wall-clock
+//! span it stands for (`step.input()`, a [`StepInput`](evenstep::input::StepInput)):
+//! a press is seen by exactly one step however many steps a frame runs, and
+//! [`LoopBuilder::record_input`](evenstep::LoopBuilder::record_input)
+//! records every step's input for a replay.
+//!
+//! **Stamped on arrival.** winit 0.30 events carry no time, so the driver
+//! stamps each with the clock's reading when it sees it
+//! ([`Loop::push_input_now`](evenstep::Loop::push_input_now)): later than
+//! the key went down by the event loop's latency, in the order they came.
+//!
+//! | winit event | loop input |
+//! | --- | --- |
+//! | `KeyboardInput` | `Press`, `Repeat` (the platform's auto-repeat) or `Release` of the physical key, by its W3C `KeyboardEvent.code` name (`"KeyW"`); then a press's text as `Text` |
+//! | `Ime(Commit)` | `Text` |
+//! | `MouseInput` | `Press` or `Release` of a [`MouseButton`](evenstep::input::MouseButton), numbered as the DOM numbers them: 0 left, 1 middle, 2 right, 3 back, 4 forward, `Other(n)` as `n` up to 255 |
+//! | `CursorMoved` | `Pointer`, in physical pixels from the window's top left (divide by `Window::scale_factor` for logical ones) |
+//! | `MouseWheel` | `Wheel`, rightwards and towards the user positive as in the DOM (winit's signs are the other way); a notched wheel's `LineDelta` in lines, a touchpad's `PixelDelta` in physical pixels |
+//! | `Focused(false)` | `FocusLost`: the step sees each held button released |
+//! | `DeviceEvent::MouseMotion` | `Motion`, raw, in the device's units |
+//!
+//! Wheel units are passed on unscaled: how many pixels a line is depends on
+//! what the game scrolls, and no factor fits both kinds of device.
+//! winit names keys as the W3C does but for `SuperLeft` and `SuperRight`,
+//! which are `"MetaLeft"` and `"MetaRight"` here, so a window and a browser
+//! report the same [`Key`](evenstep::input::Key) and a recorded log means
+//! the same keys in both.
+//!
+//! Left out: a key winit cannot identify (`PhysicalKey::Unidentified`,
+//! whose native code means nothing on another machine; its text is kept),
+//! the presses winit makes up for keys already down when the window gains
+//! the focus (`is_synthetic`: the key went down elsewhere, as the Enter
+//! that launched the game from a terminal), control characters in text
+//! (Enter, Tab, Backspace and Escape are read as keys), and mouse buttons
+//! past 255. An event the loop refuses ([`InputError`](evenstep::input::InputError):
+//! a value that is not finite, or a queue full because nothing pumps) is
+//! dropped and counted in [`DriverStats::input_refused`]; nothing panics.
+//!
+//! What acts on the loop rather than the rules (pause, speed, a menu) can
+//! still read winit's own event in the handler; the rules read the step's
+//! input, so a replay sees what the live game saw.
 //!
 //! # The refresh rate
 //!
@@ -135,6 +182,7 @@
 #![forbid(unsafe_code)]
 
 mod display;
+mod input;
 mod runner;
 mod visibility;
 mod window_driver;

@@ -1,6 +1,6 @@
 //! The ready runner: for a game without an `ApplicationHandler` of its own,
-//! [`run`] opens one window, forwards its events to a [`WindowDriver`] and
-//! to the game's [`WindowGame`] hooks, and returns the game when the window
+//! [`run`] opens one window, forwards its window and device events to a
+//! [`WindowDriver`] and its window events to the game's [`WindowGame`] hooks, and returns the game when the window
 //! closes or the loop stops.
 
 use std::fmt;
@@ -9,7 +9,7 @@ use std::sync::Arc;
 use evenstep::{Loop, PumpReport};
 use winit::application::ApplicationHandler;
 use winit::error::{EventLoopError, OsError};
-use winit::event::WindowEvent;
+use winit::event::{DeviceEvent, DeviceId, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::window::{Window, WindowAttributes, WindowId};
 
@@ -27,8 +27,10 @@ pub trait WindowGame: Sized + 'static {
     /// register subscribers and timers.
     fn attached(&mut self, window: &Arc<Window>, driver: &mut WindowDriver<Self>);
 
-    /// Every window event, after the driver has seen it: input goes here.
-    /// (Redraws arrive as [`draw`](WindowGame::draw).)
+    /// Every window event, after the driver has seen it (and pushed its
+    /// input into the loop's queue, where the steps read it): the place for
+    /// what acts outside the steps, a pause key or a menu. (Redraws arrive
+    /// as [`draw`](WindowGame::draw).)
     fn window_event(
         &mut self,
         window: &Arc<Window>,
@@ -157,6 +159,10 @@ impl<G: WindowGame> ApplicationHandler for Runner<G> {
         }
         self.driver.window_event(window.as_ref(), &event);
         self.game.window_event(&window, &mut self.driver, &event);
+    }
+
+    fn device_event(&mut self, _: &ActiveEventLoop, _: DeviceId, event: DeviceEvent) {
+        self.driver.device_event(&event);
     }
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {

@@ -8,11 +8,12 @@
 
 use std::num::NonZeroU32;
 
+use evenstep::input::InputEvent;
 use evenstep::{
     Clock, ConfigError, Loop, LoopBuilder, MonotonicClock, Nanos, PumpReport, Timestamp,
     frame_policy::{FrameAction, FramePolicy, Painting},
 };
-use winit::event::WindowEvent;
+use winit::event::{DeviceEvent, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow};
 
 use crate::display::{Presentation, Refresh, RefreshSource};
@@ -106,18 +107,29 @@ pub struct DriverStats {
     /// While nothing paints, this stays close to the steps and real timers
     /// due; far more would be a busy loop.
     pub wake_ups: u64,
+    /// Input events pushed into the loop's queue (see the crate doc's
+    /// "Input" section for which window and device events are input).
+    pub input_forwarded: u64,
+    /// Input events the loop refused ([`InputError`](evenstep::input::InputError)): a NaN or infinite
+    /// pointer, wheel or motion value from the platform, or a queue full
+    /// because the loop has not been pumped for a long time. Each is
+    /// dropped, counted here, and never panics.
+    pub input_refused: u64,
 }
 
 /// Drives a [`Loop`] from a winit window.
 ///
-/// Forward three things from an `ApplicationHandler`, and the driver does
+/// Forward four things from an `ApplicationHandler`, and the driver does
 /// the rest:
 ///
 /// - on `WindowEvent::RedrawRequested`, [`redraw`](WindowDriver::redraw):
 ///   a paint pump at the clock's reading; draw if its report says it
 ///   rendered;
 /// - every window event, [`window_event`](WindowDriver::window_event): it
-///   notes `Occluded` and `CloseRequested`;
+///   notes `Occluded` and `CloseRequested`, and pushes keyboard and mouse
+///   input into the loop's queue, stamped as it arrives;
+/// - for raw mouse motion, every device event,
+///   [`device_event`](WindowDriver::device_event);
 /// - `about_to_wait`, [`about_to_wait`](WindowDriver::about_to_wait): asks
 ///   for the next redraw when one is due, runs a tick pump when the window
 ///   is not painting and a step or real timer is due, sets
@@ -284,10 +296,14 @@ impl<S> WindowDriver<S> {
 
     /// Notes what the driver needs from a window event: `Occluded`,
     /// `CloseRequested`, and on `Resized` and `Focused`, whether the window
-    /// is now minimized. Forward every event; the rest are the game's.
-    /// (`RedrawRequested` goes to [`redraw`](WindowDriver::redraw), which
-    /// needs the game state.)
+    /// is now minimized; and pushes the input it means into the loop's
+    /// queue, stamped with the clock's reading now (winit's events carry no
+    /// time): keys, text, mouse buttons, the pointer, the wheel and a focus
+    /// loss, as the crate doc's "Input" section lists. Forward every event;
+    /// the game may read any of them too. (`RedrawRequested` goes to
+    /// [`redraw`](WindowDriver::redraw), which needs the game state.)
     pub fn window_event(&mut self, window: &impl WindowHandle, event: &WindowEvent) {
+        crate::input::window_input(event, &mut |input| self.forward(input));
         match event {
             // Minimizing and restoring come with a resize or a change of
             // focus on most desktops, though with no event of their own.
@@ -302,6 +318,27 @@ impl<S> WindowDriver<S> {
             }
             WindowEvent::CloseRequested | WindowEvent::Destroyed => self.close_requested = true,
             _ => {}
+        }
+    }
+
+    /// Pushes the input a device event means into the loop's queue,
+    /// stamped with the clock's reading now: raw mouse motion
+    /// (`DeviceEvent::MouseMotion`, in the device's units, before pointer
+    /// acceleration), for mouse look. Forward every device
+    /// event from `ApplicationHandler::device_event`; the rest are ignored.
+    /// [`run`](crate::run) forwards them itself.
+    pub fn device_event(&mut self, event: &DeviceEvent) {
+        if let Some(input) = crate::input::device_input(event) {
+            self.forward(input);
+        }
+    }
+
+    /// Pushes `input` into the loop's queue at the clock's reading, counting
+    /// it as forwarded or refused.
+    fn forward(&mut self, input: InputEvent) {
+        match self.game_loop.push_input_now(input) {
+            Ok(()) => self.stats.input_forwarded += 1,
+            Err(_) => self.stats.input_refused += 1,
         }
     }
 

@@ -3,8 +3,9 @@
 //! window keeps its rules and real timers running on tick pumps, waking
 //! only for them, at almost no CPU, and paints nothing; shown again, it
 //! paints and counts the absence; a close request sent through the X server
-//! or stopping the loop ends the event loop; and the demo draws its balls
-//! on screen.
+//! or stopping the loop ends the event loop; the demo draws its balls on
+//! screen; and a key and a click sent through the X server (XTEST) each
+//! reach exactly one fixed step, and the recorded session replays.
 //!
 //! These need a display. Run them under Xvfb with 24-bit colour:
 //!
@@ -42,12 +43,18 @@ use std::time::Duration;
 
 use bounce_window::BounceWindow;
 use cpu_time::process_cpu_time;
+use evenstep::input::{Button, InputEvent, Key, MouseButton};
 use evenstep::{Clock, MonotonicClock, Nanos, StepBudget, Timestamp};
-use evenstep_demo::{ARENA, BACKGROUND, BALL_COLOURS};
+use evenstep_demo::{ARENA, BACKGROUND, BALL_COLOURS, Bounce, WorldInput};
 use evenstep_winit::{Refresh, WindowDriver, WindowOptions, run};
 use winit::raw_window_handle::{HasWindowHandle, RawWindowHandle};
 use winit::window::Window;
-use x11rb::protocol::xproto::{ClientMessageEvent, ConnectionExt, EventMask};
+use x11rb::connection::{Connection, RequestConnection};
+use x11rb::protocol::xproto::{
+    BUTTON_PRESS_EVENT, BUTTON_RELEASE_EVENT, ClientMessageEvent, ConnectionExt, EventMask,
+    InputFocus, KEY_PRESS_EVENT, KEY_RELEASE_EVENT, MOTION_NOTIFY_EVENT,
+};
+use x11rb::protocol::xtest::{self, ConnectionExt as _};
 
 type Scenario = fn() -> Result<String, String>;
 
@@ -71,6 +78,10 @@ const SCENARIOS: &[(&str, Scenario)] = &[
     (
         "a_screenshot_of_the_demo_shows_its_balls_and_overlay",
         screenshot_shows_the_demo,
+    ),
+    (
+        "a_key_and_a_click_sent_through_the_x_server_each_reach_exactly_one_step",
+        real_input_reaches_one_step,
     ),
 ];
 
@@ -741,4 +752,212 @@ fn capture(window: &Window, png: &Path, raw: &Path) -> Result<(u32, u32), String
         )?;
     }
     Ok((size.width, size.height))
+}
+
+/// What the steps of the real-input scenario saw of the key and the button
+/// sent: each event counted over every step, and the steps that saw a
+/// press.
+#[derive(Debug, Default)]
+struct SeenInput {
+    key_presses: u64,
+    key_releases: u64,
+    key_press_steps: Vec<u64>,
+    clicks: u64,
+    click_releases: u64,
+    click_steps: Vec<u64>,
+    text: String,
+}
+
+/// The X keycode of the key where a US layout has N: evdev's `KEY_N` (49)
+/// plus 8, as X servers with evdev keycodes (Xvfb's default) number it.
+/// winit names a physical key from the keycode alone, whatever the keymap.
+const KEYCODE_N: u8 = 57;
+
+impl SeenInput {
+    /// Counts what a step's input holds of `key` and the main button.
+    fn note(&mut self, key: Key, step: &evenstep::StepContext<'_>) {
+        let input = step.input();
+        for event in input.events() {
+            match event {
+                InputEvent::Press(Button::Key(k)) if *k == key => self.key_presses += 1,
+                InputEvent::Release(Button::Key(k)) if *k == key => self.key_releases += 1,
+                InputEvent::Press(Button::Mouse(MouseButton::LEFT)) => self.clicks += 1,
+                InputEvent::Release(Button::Mouse(MouseButton::LEFT)) => self.click_releases += 1,
+                InputEvent::Text(text) => self.text.push_str(text),
+                _ => {}
+            }
+        }
+        if input.pressed(key) {
+            self.key_press_steps.push(step.tick());
+        }
+        if input.pressed(MouseButton::LEFT) {
+            self.click_steps.push(step.tick());
+        }
+    }
+}
+
+/// Runs the demo, sends a click and a tap of N through the X server 0.3 s
+/// in, and closes 1.8 s in (long enough for a checkpoint, one a second):
+/// the demo, its driver and what the steps saw.
+fn real_input_session() -> Result<(BounceWindow, WindowDriver<BounceWindow>, SeenInput), String> {
+    const RUN_FOR: Nanos = Nanos::from_millis(1_800);
+    const SEND_AFTER: Nanos = Nanos::from_millis(300);
+    let seen = Rc::new(RefCell::new(SeenInput::default()));
+    let mut driver = WindowDriver::new(BounceWindow::loop_builder(), WindowOptions::new())
+        .map_err(|e| e.to_string())?;
+    let counting = seen.clone();
+    driver.game_loop_mut().on_update(move |_, step| {
+        counting.borrow_mut().note(WorldInput::AddBall.key(), step);
+    });
+    let clock = MonotonicClock::new();
+    let sent = Rc::new(RefCell::new(None::<Result<(), String>>));
+    let sending = sent.clone();
+    let first_wait = Rc::new(RefCell::new(None::<Timestamp>));
+    let mut game = BounceWindow::new();
+    game.on_wait = Some(Box::new(move |window, driver| {
+        let now = clock.now();
+        let since = now.saturating_since(*first_wait.borrow_mut().get_or_insert(now));
+        let mut sent = sending.borrow_mut();
+        if since >= SEND_AFTER && sent.is_none() {
+            let result = send_key_and_click(window);
+            if result.is_err() {
+                driver.request_close();
+            }
+            *sent = Some(result);
+        }
+        if since >= RUN_FOR {
+            driver.request_close();
+        }
+    }));
+    let (game, driver) = run(game, driver).map_err(|e| e.to_string())?;
+    sent.borrow()
+        .clone()
+        .ok_or("the event loop ended before the key and click were sent")??;
+    let seen = seen.take();
+    Ok((game, driver, seen))
+}
+
+fn real_input_reaches_one_step() -> Result<String, String> {
+    let n = WorldInput::AddBall.key();
+    let (game, mut driver, seen) = real_input_session()?;
+    let stats = driver.stats();
+    check(
+        (seen.key_presses, seen.key_releases) == (1, 1),
+        format!(
+            "N sent once through the X server; the steps saw {} presses and {} releases of {n}",
+            seen.key_presses, seen.key_releases
+        ),
+    )?;
+    check(
+        seen.key_press_steps.len() == 1,
+        format!(
+            "steps {:?} read N as pressed; one expected",
+            seen.key_press_steps
+        ),
+    )?;
+    check(
+        (seen.clicks, seen.click_releases) == (1, 1),
+        format!(
+            "one click sent; the steps saw {} presses and {} releases of the main button",
+            seen.clicks, seen.click_releases
+        ),
+    )?;
+    check(
+        seen.click_steps.len() == 1,
+        format!(
+            "steps {:?} read the click as pressed; one expected",
+            seen.click_steps
+        ),
+    )?;
+    // Xvfb's keymap is a US one: the key at N types "n".
+    check(
+        seen.text == "n",
+        format!("the key at N typed {:?}; \"n\" expected", seen.text),
+    )?;
+    check(
+        stats.input_refused == 0,
+        format!("the loop refused {} input events", stats.input_refused),
+    )?;
+    let balls = game.bounce.world.balls().len();
+    check(
+        balls == 5,
+        format!("the world has {balls} balls after one N; 5 expected"),
+    )?;
+    let mut log = driver
+        .game_loop_mut()
+        .take_input_log()
+        .ok_or("the demo's loop recorded no session")?;
+    let report = Bounce::replay(&mut log).map_err(|e| e.to_string())?;
+    check(
+        report.is_green(),
+        format!("the recorded session does not replay: {report:?}"),
+    )?;
+    Ok(format!(
+        "N pressed at step {:?}, clicked at step {:?}, text \"n\"; {} input events forwarded, 0 refused; {} ticks, {} checkpoints replayed",
+        seen.key_press_steps,
+        seen.click_steps,
+        stats.input_forwarded,
+        report.ticks,
+        report.checkpoints
+    ))
+}
+
+/// Focuses the window and sends, through the X server's XTEST extension,
+/// what a user does: the pointer to the window's centre, a click of the
+/// main button, and a tap of N.
+fn send_key_and_click(window: &Window) -> Result<(), String> {
+    let id = x11_window(window)?;
+    let id = u32::try_from(id).map_err(|_| format!("X window id {id:#x} is over 32 bits"))?;
+    let (connection, screen) =
+        x11rb::connect(None).map_err(|e| format!("no connection to the X server: {e}"))?;
+    let present = connection
+        .extension_information(xtest::X11_EXTENSION_NAME)
+        .map_err(|e| e.to_string())?;
+    if present.is_none() {
+        return Err("the X server has no XTEST extension to send input with".to_owned());
+    }
+    let root = connection.setup().roots[screen].root;
+    let size = window.inner_size();
+    let origin = connection
+        .translate_coordinates(id, root, 0, 0)
+        .map_err(|e| e.to_string())?
+        .reply()
+        .map_err(|e| e.to_string())?;
+    let centre = |origin: i16, extent: u32| {
+        i16::try_from(i32::from(origin) + i32::try_from(extent / 2).unwrap_or(0)).unwrap_or(0)
+    };
+    let (x, y) = (
+        centre(origin.dst_x, size.width),
+        centre(origin.dst_y, size.height),
+    );
+    connection
+        .set_input_focus(InputFocus::PARENT, id, x11rb::CURRENT_TIME)
+        .map_err(|e| e.to_string())?;
+    let fake = |kind: u8, detail: u8| {
+        connection
+            .xtest_fake_input(
+                kind,
+                detail,
+                x11rb::CURRENT_TIME,
+                root,
+                x,
+                y,
+                x11rb::NONE as u8,
+            )
+            .map(drop)
+            .map_err(|e| e.to_string())
+    };
+    fake(MOTION_NOTIFY_EVENT, 0)?;
+    fake(BUTTON_PRESS_EVENT, 1)?;
+    fake(BUTTON_RELEASE_EVENT, 1)?;
+    fake(KEY_PRESS_EVENT, KEYCODE_N)?;
+    fake(KEY_RELEASE_EVENT, KEYCODE_N)?;
+    // A round trip: the server has taken every request before the
+    // connection closes.
+    connection
+        .get_input_focus()
+        .map_err(|e| e.to_string())?
+        .reply()
+        .map_err(|e| e.to_string())?;
+    Ok(())
 }

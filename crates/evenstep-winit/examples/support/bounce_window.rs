@@ -52,9 +52,9 @@ impl BounceWindow {
         }
     }
 
-    /// The loop the demo runs: 20 Hz steps.
+    /// The loop the demo runs: 20 Hz steps, recording every step's input.
     pub(crate) fn loop_builder() -> LoopBuilder<BounceWindow> {
-        Loop::builder().timestep(Bounce::timestep())
+        Bounce::loop_builder(|game: &BounceWindow| &game.bounce)
     }
 
     /// Hides the window; a real-time timer shows it again, so the rules,
@@ -107,6 +107,8 @@ impl WindowGame for BounceWindow {
         driver: &mut WindowDriver<BounceWindow>,
         event: &WindowEvent,
     ) {
+        // The world's keys (N, X, R) need nothing here: the driver has
+        // pushed them into the loop's input queue, where the steps read them.
         if let WindowEvent::KeyboardInput { event, .. } = event
             && event.state == ElementState::Pressed
             && let Some(action) = crate::keys::key_of(&event.logical_key).and_then(Action::for_key)
