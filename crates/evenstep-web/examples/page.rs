@@ -31,7 +31,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::KeyboardEvent;
 
 pub use harness::{live_callbacks, measure_pump, press, release, status, stop_at_tick};
-pub use input_probe::probe_late_input;
+pub use input_probe::{press_from_inside, probe_late_input};
 
 /// The most offline progress the demo credits when the page comes back: a
 /// game-design cap, not the loop's.

@@ -34,7 +34,12 @@ pub(crate) const INPUT_EVENTS: [&str; 8] = [
 /// An event that is not of the interface its kind has (a script's plain
 /// `new Event('keydown')`) reads as empty fields, which
 /// [`PageInput::into_events`] or the loop refuses and the driver counts.
-pub(crate) fn read(kind: &str, event: &Event, window: &Window, origin: Option<&Element>) -> PageInput {
+pub(crate) fn read(
+    kind: &str,
+    event: &Event,
+    window: &Window,
+    origin: Option<&Element>,
+) -> PageInput {
     match kind {
         "keydown" => PageInput::KeyDown(key_down(event.dyn_ref::<KeyboardEvent>())),
         "keyup" => PageInput::KeyUp {
@@ -126,5 +131,8 @@ fn number(event: &Event, field: &str) -> f64 {
 
 /// A viewport size the window reported; NaN if it did not.
 fn size(reading: Result<JsValue, JsValue>) -> f64 {
-    reading.ok().and_then(|value| value.as_f64()).unwrap_or(f64::NAN)
+    reading
+        .ok()
+        .and_then(|value| value.as_f64())
+        .unwrap_or(f64::NAN)
 }

@@ -85,6 +85,47 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # Input
+//!
+//! A started `PageLoop` forwards the page's input to
+//! [`PageDriver::input`], which pushes it into the loop's queue at each
+//! event's own `timeStamp`; each fixed step reads what happened in the span
+//! it stands for. On a manual clock:
+//!
+//! ```
+//! use evenstep::input::Key;
+//! use evenstep::{Loop, ManualClock, Timestamp};
+//! use evenstep_web::{KeyDown, PageDriver, PageInput, PageOptions};
+//!
+//! let clock = ManualClock::new();
+//! let mut driver =
+//!     PageDriver::<u32>::with_clock(Loop::builder(), clock.clone(), PageOptions::new())?;
+//! driver.game_loop_mut().on_update(|jumps, step| {
+//!     if step.input().pressed(Key::SPACE) {
+//!         *jumps += 1;
+//!     }
+//! });
+//! driver.start(false)?;
+//!
+//! // A keydown stamped 5 ms, its listener run at 6 ms.
+//! clock.set(Timestamp::from_nanos(6_000_000));
+//! let space = KeyDown {
+//!     code: "Space".into(),
+//!     key: " ".into(),
+//!     repeat: false,
+//!     composing: false,
+//!     shortcut: false,
+//! };
+//! driver.input(Timestamp::from_nanos(5_000_000), PageInput::KeyDown(space))?;
+//!
+//! // A slow frame runs several 60 Hz steps; one of them reads the press.
+//! let mut jumps = 0;
+//! let frame = driver.animation_frame(&mut jumps, Timestamp::from_nanos(50_000_000));
+//! assert_eq!(frame.map(|report| report.steps), Some(3));
+//! assert_eq!(jumps, 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # In a page
 //!
 //! On `wasm32`, `PageLoop` owns the driver and the game state, and

@@ -46,7 +46,7 @@ impl PageOptions {
         }
     }
 
-    /// Whether a started [`PageLoop`](crate::PageLoop) listens to the
+    /// Whether a started `PageLoop` (wasm32) listens to the
     /// page's keyboard, mouse, wheel and focus events and pushes each into
     /// the loop's input queue at its own `timeStamp` (see
     /// [`PageDriver::input`]), so every fixed step reads its own

@@ -320,7 +320,10 @@ mod tests {
     fn a_code_is_the_key_whatever_the_layout_types() {
         let typed = events(PageInput::KeyDown(key_down("KeyQ", "a")));
         assert_eq!(typed, Ok(vec![press("KeyQ"), InputEvent::Text("a".into())]));
-        let named = events(PageInput::KeyDown(key_down("NumpadMemorySubtract", "Unidentified")));
+        let named = events(PageInput::KeyDown(key_down(
+            "NumpadMemorySubtract",
+            "Unidentified",
+        )));
         assert_eq!(named, Ok(vec![press("NumpadMemorySubtract")]));
         let up = events(PageInput::KeyUp {
             code: "ArrowLeft".into(),
@@ -401,11 +404,15 @@ mod tests {
             Ok(vec![press("KeyN")])
         );
         assert_eq!(
-            events(PageInput::CompositionEnd { data: "日本".into() }),
+            events(PageInput::CompositionEnd {
+                data: "日本".into()
+            }),
             Ok(vec![InputEvent::Text("日本".into())])
         );
         assert_eq!(
-            events(PageInput::CompositionEnd { data: String::new() }),
+            events(PageInput::CompositionEnd {
+                data: String::new()
+            }),
             Ok(vec![])
         );
     }
@@ -452,7 +459,10 @@ mod tests {
             dx: 0.0,
             dy: 0.0,
         };
-        assert_eq!(events(still), Ok(vec![InputEvent::Pointer { x: 3.0, y: 4.0 }]));
+        assert_eq!(
+            events(still),
+            Ok(vec![InputEvent::Pointer { x: 3.0, y: 4.0 }])
+        );
         let moved = PageInput::MouseMove {
             x: 3.0,
             y: 4.0,

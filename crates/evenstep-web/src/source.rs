@@ -445,7 +445,12 @@ impl<S: 'static> PageLoop<S> {
             .forwards_input();
         if forwards_input {
             for kind in INPUT_EVENTS {
-                callbacks.listen(window_target, kind, input_closure(&weak, kind, window), true)?;
+                callbacks.listen(
+                    window_target,
+                    kind,
+                    input_closure(&weak, kind, window),
+                    true,
+                )?;
             }
         }
         Ok(callbacks)

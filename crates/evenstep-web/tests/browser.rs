@@ -713,16 +713,22 @@ fn bad_page_state(session: &mut Session, tab: &Tab) -> Result<String, String> {
     ))
 }
 
-/// The presses the steps read, as `(tick, button, pointer)`.
-fn presses(status: &session::Status) -> Vec<(u64, String, Option<(f64, f64)>)> {
+/// A press a step read: the step's tick, the button, the step's pointer.
+type Press = (u64, String, Option<(f64, f64)>);
+
+/// The presses the steps read.
+fn presses(status: &session::Status) -> Vec<Press> {
     status.0["presses"]
         .as_array()
         .into_iter()
         .flatten()
         .map(|press| {
-            let pointer = press[2]
-                .as_array()
-                .map(|p| (p[0].as_f64().unwrap_or(f64::NAN), p[1].as_f64().unwrap_or(f64::NAN)));
+            let pointer = press[2].as_array().map(|p| {
+                (
+                    p[0].as_f64().unwrap_or(f64::NAN),
+                    p[1].as_f64().unwrap_or(f64::NAN),
+                )
+            });
             (
                 press[0].as_u64().unwrap_or(u64::MAX),
                 press[1].as_str().unwrap_or("?").to_owned(),
@@ -742,7 +748,10 @@ fn input_reaches_one_step(session: &mut Session, tab: &Tab) -> Result<String, St
     let rect: Vec<f64> = serde_json::from_value(rect).map_err(|e| e.to_string())?;
     let (x, y) = (rect[0].round() + 100.0, rect[1].round() + 50.0);
     let mut input = |method: &str, params: serde_json::Value| {
-        session.cdp.call(Some(&tab.session), method, params).map(|_| ())
+        session
+            .cdp
+            .call(Some(&tab.session), method, params)
+            .map(|_| ())
     };
     // Trusted events, through the browser's own input pipeline.
     let key = json!({ "code": "KeyJ", "key": "j", "windowsVirtualKeyCode": 74 });
@@ -768,12 +777,14 @@ fn input_reaches_one_step(session: &mut Session, tab: &Tab) -> Result<String, St
         &mut session.cdp,
         "window.dispatchEvent(new KeyboardEvent('keydown', { key: 'F9' }))",
     )?;
+    // Dispatched while the frame source is in use: kept, then forwarded.
+    tab.eval(&mut session.cdp, "demo.press_from_inside('KeyL')")?;
     sleep(Duration::from_millis(400)); // eight 20 Hz steps
     let status = session.status(tab)?;
     let presses = presses(&status);
     let names: Vec<&str> = presses.iter().map(|(_, name, _)| name.as_str()).collect();
-    check(names == ["KeyJ", "Mouse0"], || {
-        format!("the steps read the presses {presses:?}, not one KeyJ and one Mouse0")
+    check(names == ["KeyJ", "Mouse0", "KeyL"], || {
+        format!("the steps read the presses {presses:?}, not one each of KeyJ, Mouse0 and KeyL")
     })?;
     let (key_tick, click_tick) = (presses[0].0, presses[1].0);
     let expected = (x - rect[0], y - rect[1]);
@@ -793,12 +804,15 @@ fn input_reaches_one_step(session: &mut Session, tab: &Tab) -> Result<String, St
     let counts = &status.0["input"];
     let refusal = counts["last_refusal"].as_str().unwrap_or("");
     check(
-        counts["refused"] == json!(1) && refusal.contains("code") && counts["stamps_after_now"] == json!(0),
+        counts["refused"] == json!(1)
+            && refusal.contains("code")
+            && counts["stamps_after_now"] == json!(0),
         || format!("input counts {counts}"),
     )?;
     Ok(format!(
         "KeyJ read by step {key_tick} alone, the click by step {click_tick} at {expected:?}; \
-         text \"j\", wheel 120 px; {} events forwarded, the code-less key refused: {refusal}",
+         text \"j\", wheel 120 px; KeyL from inside the frame source read once; \
+         {} events forwarded, the code-less key refused: {refusal}",
         counts["forwarded"]
     ))
 }
@@ -806,7 +820,10 @@ fn input_reaches_one_step(session: &mut Session, tab: &Tab) -> Result<String, St
 fn late_input_waits(session: &mut Session, tab: &Tab) -> Result<String, String> {
     const WANTED: u64 = 3;
     sleep(Duration::from_millis(300));
-    tab.eval(&mut session.cdp, &format!("demo.probe_late_input({WANTED}, 40)"))?;
+    tab.eval(
+        &mut session.cdp,
+        &format!("demo.probe_late_input({WANTED}, 40)"),
+    )?;
     let deadline = Instant::now() + Duration::from_secs(15);
     let (status, trials) = loop {
         let status = session.status(tab)?;
@@ -823,7 +840,10 @@ fn late_input_waits(session: &mut Session, tab: &Tab) -> Result<String, String> 
             break (status, trials);
         }
         check(Instant::now() < deadline, || {
-            format!("the probe did not finish in 15 s: {} trials, {seen} presses seen", trials.len())
+            format!(
+                "the probe did not finish in 15 s: {} trials, {seen} presses seen",
+                trials.len()
+            )
         })?;
         sleep(Duration::from_millis(100));
     };
@@ -845,11 +865,14 @@ fn late_input_waits(session: &mut Session, tab: &Tab) -> Result<String, String> 
             format!("the press was not handled before its frame's pump: {trial}")
         })?;
         check(queued.is_some_and(|at| at > frame), || {
-            format!("after its frame's pump the press was not queued after the frame's time: {trial}")
+            format!(
+                "after its frame's pump the press was not queued after the frame's time: {trial}"
+            )
         })?;
-        check(before.zip(after).is_some_and(|(b, a)| a == b + steps), || {
-            format!("the pump's steps do not match its ticks: {trial}")
-        })?;
+        check(
+            before.zip(after).is_some_and(|(b, a)| a == b + steps),
+            || format!("the pump's steps do not match its ticks: {trial}"),
+        )?;
         check(after.is_some_and(|a| *tick >= a), || {
             format!("the press was read by step {tick}, one of its frame's pump: {trial}")
         })?;
@@ -858,7 +881,10 @@ fn late_input_waits(session: &mut Session, tab: &Tab) -> Result<String, String> 
         }
     }
     check(with_steps >= WANTED, || {
-        format!("only {with_steps} of {} trials' pumps ran a step", trials.len())
+        format!(
+            "only {with_steps} of {} trials' pumps ran a step",
+            trials.len()
+        )
     })?;
     let lead = trials
         .iter()

@@ -91,7 +91,11 @@ fn an_event_stamped_after_a_frames_time_waits_for_a_later_pumps_steps() {
     let _ = driver.animation_frame(&mut (), ms(100)); // steps ending at 50 and 100
     assert_eq!(seen.borrow().len(), 2);
     assert!(seen.borrow().iter().all(|(_, events)| events.is_empty()));
-    let waiting: Vec<Timestamp> = driver.game_loop().waiting_input().map(|(at, _)| at).collect();
+    let waiting: Vec<Timestamp> = driver
+        .game_loop()
+        .waiting_input()
+        .map(|(at, _)| at)
+        .collect();
     assert_eq!(waiting, [ms(101), ms(101)]);
     clock.set(ms(155));
     let _ = driver.animation_frame(&mut (), ms(150));
@@ -115,7 +119,11 @@ fn a_stamp_later_than_the_pages_clock_is_taken_at_the_clock_and_counted() {
     let epoch = timestamp_from_millis(1_767_225_600_000.0);
     driver.input(epoch, PageInput::Blur).unwrap();
     driver.input(ms(30), PageInput::Blur).unwrap();
-    let waiting: Vec<Timestamp> = driver.game_loop().waiting_input().map(|(at, _)| at).collect();
+    let waiting: Vec<Timestamp> = driver
+        .game_loop()
+        .waiting_input()
+        .map(|(at, _)| at)
+        .collect();
     assert_eq!(waiting, [ms(30), ms(30)]);
     assert_eq!(driver.stats().input.stamps_after_now, 1);
 }

@@ -15,8 +15,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{KeyboardEvent, KeyboardEventInit};
 
-use crate::keys::with_demo;
 use crate::Game;
+use crate::keys::with_demo;
 
 /// The presses kept: far more than a test makes.
 const MAX_PRESSES: usize = 256;
@@ -162,9 +162,10 @@ fn probe_frame(frame_millis: f64) {
     let frame = timestamp_from_millis(frame_millis);
     let later = timestamp_from_millis(frame_millis + 1.0);
     while clock.now() < later {}
-    let Ok(Ok(tick_before)) =
-        with_demo(|demo| demo.page_loop.inspect(|_, driver| driver.game_loop().tick()))
-    else {
+    let Ok(Ok(tick_before)) = with_demo(|demo| {
+        demo.page_loop
+            .inspect(|_, driver| driver.game_loop().tick())
+    }) else {
         return;
     };
     PROBE.with(|probe| {
@@ -175,15 +176,40 @@ fn probe_frame(frame_millis: f64) {
         });
     });
     for kind in ["keydown", "keyup"] {
-        let init = KeyboardEventInit::new();
-        init.set_code(PROBE_CODE);
-        init.set_key("k");
-        if let (Ok(event), Some(window)) = (
-            KeyboardEvent::new_with_keyboard_event_init_dict(kind, &init),
-            web_sys::window(),
-        ) {
-            let _ = window.dispatch_event(&event);
-        }
+        dispatch_key(kind, PROBE_CODE, "k");
+    }
+}
+
+/// Dispatches a keydown and keyup of `code` from inside
+/// [`PageLoop::with`](evenstep_web::PageLoop::with), while the frame source
+/// is in use: its listeners must keep the events and forward them, in
+/// order, as `with` returns.
+///
+/// # Errors
+///
+/// When the demo is not built.
+#[wasm_bindgen]
+pub fn press_from_inside(code: &str) -> Result<(), JsValue> {
+    with_demo(|demo| {
+        demo.page_loop.with(|_, _| {
+            for kind in ["keydown", "keyup"] {
+                dispatch_key(kind, code, "");
+            }
+        })
+    })?
+    .map_err(crate::error)
+}
+
+/// Dispatches a key event of `kind` on the window.
+fn dispatch_key(kind: &str, code: &str, key: &str) {
+    let init = KeyboardEventInit::new();
+    init.set_code(code);
+    init.set_key(key);
+    if let (Ok(event), Some(window)) = (
+        KeyboardEvent::new_with_keyboard_event_init_dict(kind, &init),
+        web_sys::window(),
+    ) {
+        let _ = window.dispatch_event(&event);
     }
 }
 
