@@ -14,6 +14,8 @@
 
 #[path = "page/harness.rs"]
 mod harness;
+#[path = "page/input_probe.rs"]
+mod input_probe;
 #[path = "page/keys.rs"]
 mod keys;
 #[path = "page/paint.rs"]
@@ -29,6 +31,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::KeyboardEvent;
 
 pub use harness::{live_callbacks, measure_pump, press, release, status, stop_at_tick};
+pub use input_probe::{press_from_inside, probe_late_input};
 
 /// The most offline progress the demo credits when the page comes back: a
 /// game-design cap, not the loop's.
@@ -46,6 +49,8 @@ struct Game {
     draw_time: Nanos,
     /// Set when a key asks for something a page cannot do.
     note: Option<&'static str>,
+    /// What the steps read of the forwarded input, for the tests.
+    seen_input: input_probe::SeenInput,
 }
 
 /// The running demo: the frame source owns the loop and the game.
@@ -74,11 +79,18 @@ fn build(canvas_id: &str) -> Result<Demo, JsValue> {
         last_away: None,
         draw_time: Nanos::ZERO,
         note: None,
+        seen_input: input_probe::SeenInput::default(),
     };
+    // Input is forwarded (the default): each step reads its own presses,
+    // with pointer positions on the canvas.
     let page_loop = PageLoop::new(builder, game, PageOptions::new()).map_err(error)?;
+    page_loop
+        .set_pointer_element(Some(painter.canvas().clone().into()))
+        .map_err(error)?;
     page_loop
         .with(|_, game_loop| {
             game_loop.on_update(|game: &mut Game, step| game.bounce.update(step));
+            game_loop.on_update(input_probe::record);
             game_loop
                 .real()
                 .every(Duration::from_secs(1), |game: &mut Game, fire| {
@@ -89,7 +101,10 @@ fn build(canvas_id: &str) -> Result<Demo, JsValue> {
         .map_err(error)?
         .map_err(error)?;
     page_loop
-        .on_paint(move |game, game_loop, report| painter.paint(game, game_loop, report))
+        .on_paint(move |game, game_loop, report| {
+            painter.paint(game, game_loop, report);
+            input_probe::after_paint(game, game_loop, report);
+        })
         .map_err(error)?;
     page_loop
         .on_return(|game, game_loop, away| {

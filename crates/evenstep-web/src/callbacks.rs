@@ -1,6 +1,7 @@
 //! What a started [`PageLoop`](crate::PageLoop) registers with the browser
-//! (wasm32 only): one animation-frame callback, one timer and five event
-//! listeners, held in one place and released from there, so stopping or
+//! (wasm32 only): one animation-frame callback, one timer, five lifecycle
+//! listeners and, while input is forwarded, eight input listeners, held in
+//! one place and released from there, so stopping or
 //! dropping the frame source leaves nothing behind; and the count of what
 //! is registered, page-wide.
 
@@ -11,7 +12,7 @@ use evenstep::Timestamp;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 use wasm_bindgen::closure::Closure;
-use web_sys::{Event, EventTarget, Window};
+use web_sys::{AddEventListenerOptions, Event, EventTarget, Window};
 
 use crate::error::WebError;
 use crate::time::timer_millis;
@@ -20,8 +21,10 @@ use crate::time::timer_millis;
 static LIVE_CALLBACKS: AtomicUsize = AtomicUsize::new(0);
 
 /// How many closures the page's frame sources hold registered with the
-/// browser (animation frame, timer and event listeners) right now: seven
-/// per started [`PageLoop`](crate::PageLoop), none once every one is stopped or dropped.
+/// browser (animation frame, timer and event listeners) right now: per
+/// started [`PageLoop`](crate::PageLoop), fifteen while it forwards input
+/// (the default) and seven without; none once every one is stopped or
+/// dropped.
 pub fn live_callbacks() -> usize {
     LIVE_CALLBACKS.load(Ordering::Relaxed)
 }
@@ -71,7 +74,8 @@ impl Callbacks {
     }
 
     /// Registers `closure` as `target`'s listener for `kind`, held until
-    /// these callbacks are dropped.
+    /// these callbacks are dropped; `passive` promises the browser it never
+    /// cancels the event, so scrolling never waits for it.
     ///
     /// # Errors
     ///
@@ -82,11 +86,18 @@ impl Callbacks {
         target: &EventTarget,
         kind: &'static str,
         closure: Closure<dyn FnMut(Event)>,
+        passive: bool,
     ) -> Result<(), WebError> {
         // Counted as soon as it is held, so the drop balances even if
         // registering it fails.
         LIVE_CALLBACKS.fetch_add(1, Ordering::Relaxed);
-        let added = target.add_event_listener_with_callback(kind, closure.as_ref().unchecked_ref());
+        let options = AddEventListenerOptions::new();
+        options.set_passive(passive);
+        let added = target.add_event_listener_with_callback_and_add_event_listener_options(
+            kind,
+            closure.as_ref().unchecked_ref(),
+            &options,
+        );
         self.listeners.push(Listener {
             target: target.clone(),
             kind,

@@ -29,9 +29,24 @@
 //!   of its own (see [`Away`] for the idle-game pattern). The first paint
 //!   after an absence counts the gap in the loop's statistics as an
 //!   absence, not as a slow frame.
+//! - **Input lands on the right step.** Unless a page turns it off
+//!   ([`PageOptions::forward_input`]), the page's `keydown`, `keyup`,
+//!   `compositionend`, `mousedown`, `mouseup`, `mousemove`, `wheel` and
+//!   `blur` go into the loop's input queue ([`PageDriver::input`]), each
+//!   stamped with the event's own `timeStamp`, which shares
+//!   `performance.now()`'s time origin and is converted as frame times
+//!   are. So each fixed step reads the events of the span it stands for
+//!   ([`StepInput`](evenstep::input::StepInput)), a press is seen by
+//!   exactly one step, and an event handled after a frame began waits for
+//!   a later pump's steps. Keys are their `code` ([`Key`](evenstep::input::Key)),
+//!   buttons their `button`, the wheel CSS pixels ([`PageInput`] says
+//!   what becomes what). An event that cannot be forwarded is counted in
+//!   [`PageStats::input`] with its reason ([`InputRefusal`]), never lost
+//!   unseen.
 //! - **No leaked callbacks.** Starting a `PageLoop` registers one
-//!   animation-frame callback, one timer and five event listeners; stopping
-//!   or dropping it cancels and removes every one of them and frees their
+//!   animation-frame callback, one timer, five lifecycle listeners and
+//!   eight input listeners (none with input forwarding off); stopping or
+//!   dropping it cancels and removes every one of them and frees their
 //!   closures. Nothing is ever `forget`-ten.
 //! - **No panics on bad page state.** Starting twice is
 //!   [`WebError::AlreadyStarted`]; reaching the frame source from inside its
@@ -70,6 +85,47 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # Input
+//!
+//! A started `PageLoop` forwards the page's input to
+//! [`PageDriver::input`], which pushes it into the loop's queue at each
+//! event's own `timeStamp`; each fixed step reads what happened in the span
+//! it stands for. On a manual clock:
+//!
+//! ```
+//! use evenstep::input::Key;
+//! use evenstep::{Loop, ManualClock, Timestamp};
+//! use evenstep_web::{KeyDown, PageDriver, PageInput, PageOptions};
+//!
+//! let clock = ManualClock::new();
+//! let mut driver =
+//!     PageDriver::<u32>::with_clock(Loop::builder(), clock.clone(), PageOptions::new())?;
+//! driver.game_loop_mut().on_update(|jumps, step| {
+//!     if step.input().pressed(Key::SPACE) {
+//!         *jumps += 1;
+//!     }
+//! });
+//! driver.start(false)?;
+//!
+//! // A keydown stamped 5 ms, its listener run at 6 ms.
+//! clock.set(Timestamp::from_nanos(6_000_000));
+//! let space = KeyDown {
+//!     code: "Space".into(),
+//!     key: " ".into(),
+//!     repeat: false,
+//!     composing: false,
+//!     shortcut: false,
+//! };
+//! driver.input(Timestamp::from_nanos(5_000_000), PageInput::KeyDown(space))?;
+//!
+//! // A slow frame runs several 60 Hz steps; one of them reads the press.
+//! let mut jumps = 0;
+//! let frame = driver.animation_frame(&mut jumps, Timestamp::from_nanos(50_000_000));
+//! assert_eq!(frame.map(|report| report.steps), Some(3));
+//! assert_eq!(jumps, 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # In a page
 //!
 //! On `wasm32`, `PageLoop` owns the driver and the game state, and
@@ -101,8 +157,11 @@ mod away;
 #[cfg(target_arch = "wasm32")]
 mod callbacks;
 mod error;
+#[cfg(target_arch = "wasm32")]
+mod input_listeners;
 mod page;
 mod page_driver;
+mod page_input;
 #[cfg(target_arch = "wasm32")]
 mod source;
 mod time;
@@ -113,6 +172,7 @@ pub use callbacks::live_callbacks;
 pub use error::WebError;
 pub use page::{PageEvent, PageState};
 pub use page_driver::{PageDriver, PageOptions, PageStats};
+pub use page_input::{InputRefusal, InputStats, KeyDown, PageInput, WHEEL_LINE_PIXELS};
 #[cfg(target_arch = "wasm32")]
 pub use source::{PageClock, PageLoop};
 pub use time::{timer_millis, timestamp_from_millis};

@@ -16,11 +16,13 @@ use evenstep::{
 use crate::away::{Absence, Away};
 use crate::error::WebError;
 use crate::page::{PageEvent, PageState};
+use crate::page_input::{InputRefusal, InputStats, PageInput};
 
 /// How the driver runs a page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PageOptions {
     starved_after: Nanos,
+    forward_input: bool,
 }
 
 impl Default for PageOptions {
@@ -40,7 +42,30 @@ impl PageOptions {
     pub const fn new() -> PageOptions {
         PageOptions {
             starved_after: PageOptions::DEFAULT_STARVED_AFTER,
+            forward_input: true,
         }
+    }
+
+    /// Whether a started `PageLoop` (wasm32) listens to the
+    /// page's keyboard, mouse, wheel and focus events and pushes each into
+    /// the loop's input queue at its own `timeStamp` (see
+    /// [`PageDriver::input`]), so every fixed step reads its own
+    /// [`StepInput`](evenstep::input::StepInput). On by default: the page
+    /// owns the loop, and a step reading input is why the queue exists; an
+    /// event no step reads costs a push and is let go by the step it lands
+    /// on. Off for a page that forwards its own way (a UI framework's
+    /// events, through [`PageInput`] or
+    /// [`Loop::push_input`](evenstep::Loop::push_input)) or wants no
+    /// listeners of the frame source's on its input.
+    #[must_use]
+    pub const fn forward_input(mut self, on: bool) -> PageOptions {
+        self.forward_input = on;
+        self
+    }
+
+    /// Whether input is forwarded.
+    pub const fn forwards_input(&self) -> bool {
+        self.forward_input
     }
 
     /// How long a page that says it is visible may go without an animation
@@ -87,11 +112,13 @@ pub struct PageStats {
     /// subscribers, not what the paint hook draws afterwards), on the
     /// driver's clock: with `paints`, the mean cost of a paint pump.
     pub paint_pump_time: Nanos,
+    /// What became of the page's input events ([`PageDriver::input`]).
+    pub input: InputStats,
 }
 
 /// Drives a [`Loop`] from a browser page's callbacks.
 ///
-/// Forward four things, and the driver does the rest:
+/// Forward these, and the driver does the rest:
 ///
 /// - each animation frame, with the time the browser passed it, to
 ///   [`animation_frame`](PageDriver::animation_frame): a paint pump at that
@@ -101,6 +128,9 @@ pub struct PageStats {
 /// - each lifecycle event to [`page_event`](PageDriver::page_event): it
 ///   ticks at the change, and when the page is painted again after an
 ///   absence it returns the [`Away`] report;
+/// - each input event, with its `timeStamp`, to
+///   [`input`](PageDriver::input): it goes into the loop's queue for the
+///   step whose span holds it;
 /// - after each of these, ask for animation frames while
 ///   [`wants_frames`](PageDriver::wants_frames), and arm the timer for
 ///   [`next_wake`](PageDriver::next_wake).
@@ -315,6 +345,50 @@ impl<S> PageDriver<S> {
             }
             _ => None,
         }
+    }
+
+    /// An input event the page saw, stamped `time_stamp` (the DOM event's
+    /// own `timeStamp`, converted as animation-frame times are, with
+    /// [`timestamp_from_millis`](crate::timestamp_from_millis)): its
+    /// events go into the loop's queue at that time
+    /// ([`Loop::push_input`]), so the step whose wall-clock span holds it
+    /// reads it, and an event stamped after a pump's time waits for a
+    /// later pump's steps.
+    ///
+    /// `timeStamp` and `performance.now()` share the page's time origin,
+    /// and an event is made before its handler runs, so a stamp later
+    /// than the driver's clock cannot be a real one: it is taken at the
+    /// clock's reading and counted in
+    /// [`InputStats::stamps_after_now`]. Every refusal is counted in
+    /// [`PageStats::input`], and the latest kept, as well as returned.
+    ///
+    /// # Errors
+    ///
+    /// The [`InputRefusal`]: a value [`PageInput::into_events`] refuses
+    /// (nothing is pushed), or the loop's [`InputError`](evenstep::input::InputError)
+    /// (the events before it are pushed).
+    pub fn input(&mut self, time_stamp: Timestamp, input: PageInput) -> Result<(), InputRefusal> {
+        let now = self.clock.now();
+        let at = if time_stamp > now {
+            self.stats.input.stamps_after_now += 1;
+            now
+        } else {
+            time_stamp
+        };
+        let pushed = input.into_events().and_then(|events| {
+            for event in events {
+                self.game_loop
+                    .push_input(at, event)
+                    .map_err(InputRefusal::Loop)?;
+                self.stats.input.forwarded += 1;
+            }
+            Ok(())
+        });
+        if let Err(refusal) = pushed {
+            self.stats.input.refused += 1;
+            self.stats.input.last_refusal = Some(refusal);
+        }
+        pushed
     }
 
     /// How long from now the page's timer should wake, or `None` when it

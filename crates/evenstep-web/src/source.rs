@@ -1,7 +1,7 @@
 //! The browser glue (wasm32 only): the page's clock, and [`PageLoop`],
 //! which owns a [`PageDriver`] and the game state and forwards the
-//! browser's callbacks to it: animation frames, one timer, and the
-//! lifecycle events. What it registers is held in one place
+//! browser's callbacks to it: animation frames, one timer, the lifecycle
+//! events and, unless turned off, the input events. What it registers is held in one place
 //! ([`Callbacks`]) and released from there, so stopping or dropping it
 //! leaves nothing behind.
 
@@ -11,13 +11,15 @@ use std::rc::{Rc, Weak};
 use evenstep::{Clock, Loop, LoopBuilder, PumpReport, Timestamp};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
-use web_sys::{Document, Event, EventTarget, PageTransitionEvent, Performance, Window};
+use web_sys::{Document, Element, Event, EventTarget, PageTransitionEvent, Performance, Window};
 
 use crate::away::Away;
 use crate::callbacks::Callbacks;
 use crate::error::WebError;
+use crate::input_listeners::{self, INPUT_EVENTS};
 use crate::page::{PageEvent, PageState};
 use crate::page_driver::{PageDriver, PageOptions, PageStats};
+use crate::page_input::PageInput;
 use crate::time::timestamp_from_millis;
 
 /// The page's clock: `performance.now()` as integer nanoseconds since the
@@ -64,12 +66,19 @@ struct Shared<S> {
     core: RefCell<Core<S>>,
     /// Present while started.
     callbacks: RefCell<Option<Callbacks>>,
+    /// What pointer positions are measured from; the viewport without one.
+    pointer_element: RefCell<Option<Element>>,
+    /// Input events that arrived while the driver was in use (dispatched
+    /// from inside a hook), forwarded in order as soon as it is free.
+    deferred_input: RefCell<Vec<(Timestamp, PageInput)>>,
 }
 
 impl<S: 'static> Shared<S> {
-    /// After anything the driver did: releases everything if the loop
-    /// stopped, else asks for frames or stops asking, and arms the timer.
+    /// After anything the driver did: forwards deferred input, releases
+    /// everything if the loop stopped, else asks for frames or stops
+    /// asking, and arms the timer.
     fn schedule(&self) {
+        self.forward_input();
         let Ok(core) = self.core.try_borrow() else {
             return;
         };
@@ -144,6 +153,38 @@ impl<S: 'static> Shared<S> {
         self.schedule();
     }
 
+    /// An input event of `kind`: read now (the pointer's place is where
+    /// it is now), forwarded at its own `timeStamp`.
+    fn on_input(&self, kind: &str, event: &Event, window: &Window) {
+        let origin = self
+            .pointer_element
+            .try_borrow()
+            .ok()
+            .and_then(|element| element.clone());
+        let input = input_listeners::read(kind, event, window, origin.as_ref());
+        let at = timestamp_from_millis(event.time_stamp());
+        if let Ok(mut deferred) = self.deferred_input.try_borrow_mut() {
+            deferred.push((at, input));
+        }
+        self.forward_input();
+    }
+
+    /// Hands the driver every input event waiting for it, oldest first,
+    /// unless it is in use: then the callback using it forwards them as it
+    /// ends ([`schedule`](Shared::schedule)). Refusals are counted in the
+    /// driver's statistics.
+    fn forward_input(&self) {
+        let Ok(mut core) = self.core.try_borrow_mut() else {
+            return;
+        };
+        let Ok(mut deferred) = self.deferred_input.try_borrow_mut() else {
+            return;
+        };
+        for (at, input) in deferred.drain(..) {
+            let _ = core.driver.input(at, input);
+        }
+    }
+
     fn on_page_event(&self, event: PageEvent) {
         if let Ok(mut core) = self.core.try_borrow_mut() {
             let Core {
@@ -166,9 +207,14 @@ impl<S: 'static> Shared<S> {
 ///
 /// [`start`](PageLoop::start) registers the callbacks: one animation frame
 /// at a time (a paint pump at the frame's time, then the paint hook), one
-/// timer (tick pumps while the page is not painting), and listeners for
+/// timer (tick pumps while the page is not painting), listeners for
 /// `visibilitychange`, `freeze` and `resume` on the document and `pagehide`
-/// and `pageshow` on the window. [`stop`](PageLoop::stop), the loop being
+/// and `pageshow` on the window, and, while input is forwarded (the
+/// default, [`PageOptions::forward_input`]), passive listeners on the
+/// window for `keydown`, `keyup`, `compositionend`, `mousedown`,
+/// `mouseup`, `mousemove`, `wheel` and `blur`, each pushing its events into
+/// the loop's input queue at the event's own `timeStamp`
+/// ([`PageDriver::input`]). [`stop`](PageLoop::stop), the loop being
 /// stopped from anywhere (a callback's `control().stop()` included), and
 /// dropping the `PageLoop` each cancel and remove all of them and free
 /// their closures; [`live_callbacks`](crate::live_callbacks) counts what is left.
@@ -205,8 +251,31 @@ impl<S: 'static> PageLoop<S> {
                     on_return: None,
                 }),
                 callbacks: RefCell::new(None),
+                pointer_element: RefCell::new(None),
+                deferred_input: RefCell::new(Vec::new()),
             }),
         })
+    }
+
+    /// Measures pointer positions ([`InputEvent::Pointer`](evenstep::input::InputEvent::Pointer))
+    /// from the top left of `element`'s border box, in CSS pixels: the
+    /// game's canvas, so that a step reads where on it the pointer is. With
+    /// `None` (the default) they are from the viewport's top left
+    /// (`clientX` / `clientY`). Either way the pointer is followed over the
+    /// whole page, so a position off the element is negative or past its
+    /// size. Takes effect with the next event, started or not.
+    ///
+    /// # Errors
+    ///
+    /// [`WebError::Busy`] from inside the reading of an input event (no
+    /// hook runs there, so in practice never).
+    pub fn set_pointer_element(&self, element: Option<Element>) -> Result<(), WebError> {
+        *self
+            .shared
+            .pointer_element
+            .try_borrow_mut()
+            .map_err(|_| WebError::Busy)? = element;
+        Ok(())
     }
 
     /// Sets what runs after each paint pump that rendered, with the state,
@@ -364,10 +433,43 @@ impl<S: 'static> PageLoop<S> {
             (window_target, "pageshow"),
         ];
         for (target, kind) in kinds {
-            callbacks.listen(target, kind, listener_closure(&weak, kind, document))?;
+            callbacks.listen(target, kind, listener_closure(&weak, kind, document), false)?;
+        }
+        let forwards_input = self
+            .shared
+            .core
+            .try_borrow()
+            .map_err(|_| WebError::Busy)?
+            .driver
+            .options()
+            .forwards_input();
+        if forwards_input {
+            for kind in INPUT_EVENTS {
+                callbacks.listen(
+                    window_target,
+                    kind,
+                    input_closure(&weak, kind, window),
+                    true,
+                )?;
+            }
         }
         Ok(callbacks)
     }
+}
+
+/// The listener for the input event `kind`.
+fn input_closure<S: 'static>(
+    weak: &Weak<Shared<S>>,
+    kind: &'static str,
+    window: &Window,
+) -> Closure<dyn FnMut(Event)> {
+    let weak = weak.clone();
+    let window = window.clone();
+    Closure::<dyn FnMut(Event)>::new(move |event: Event| {
+        if let Some(shared) = weak.upgrade() {
+            shared.on_input(kind, &event, &window);
+        }
+    })
 }
 
 /// The animation-frame callback: a paint at the frame's time.

@@ -6,8 +6,11 @@
 //! it paints, counts the absence and reports the hidden span, with real
 //! time advanced by it; a frozen page runs its frozen span on resume;
 //! stopping, stopping from inside an update and dropping the frame source
-//! each release every callback and listener; and starting twice or
-//! reloading mid-run gives an error or a fresh start, never a panic.
+//! each release every callback and listener; starting twice or reloading
+//! mid-run gives an error or a fresh start, never a panic; a key press and
+//! a click each reach exactly one fixed step, and a press stamped after a
+//! frame began, handled before that frame's pump, waits for a later pump's
+//! steps.
 //!
 //! Build the page, then run them (`test-browser.sh` does both):
 //!
@@ -79,7 +82,19 @@ const SCENARIOS: &[(&str, Scenario)] = &[
         "starting_twice_or_reloading_mid_run_is_an_error_or_a_fresh_start_never_a_panic",
         bad_page_state,
     ),
+    (
+        "a_key_press_and_a_click_each_reach_exactly_one_fixed_step",
+        input_reaches_one_step,
+    ),
+    (
+        "a_key_pressed_after_a_frame_began_waits_for_a_later_pumps_steps",
+        late_input_waits,
+    ),
 ];
+
+/// Closures a running demo's frame source holds: a frame, a timer, five
+/// lifecycle listeners and eight input listeners.
+const LIVE_CALLBACKS: u64 = 15;
 
 /// The demo's fixed step: 20 Hz.
 const STEP_SECS: f64 = 0.05;
@@ -509,6 +524,13 @@ fn listeners(session: &mut Session, tab: &Tab) -> Result<Vec<String>, String> {
         "pagehide",
         "pageshow",
         "keydown",
+        "keyup",
+        "compositionend",
+        "mousedown",
+        "mouseup",
+        "mousemove",
+        "wheel",
+        "blur",
     ];
     let mut found = Vec::new();
     for object in ["window", "document"] {
@@ -563,20 +585,30 @@ fn check_released(session: &mut Session, tab: &Tab, when: &str) -> Result<(), St
 fn stopping_releases_everything(session: &mut Session, tab: &Tab) -> Result<String, String> {
     sleep(Duration::from_millis(300));
     let running = listeners(session, tab)?;
+    // The demo's own keydown listener beside the frame source's.
     let expected = [
         "document:freeze",
         "document:resume",
         "document:visibilitychange",
+        "window:blur",
+        "window:compositionend",
         "window:keydown",
+        "window:keydown",
+        "window:keyup",
+        "window:mousedown",
+        "window:mousemove",
+        "window:mouseup",
         "window:pagehide",
         "window:pageshow",
+        "window:wheel",
     ];
     check(running == expected, || {
         format!("while running, listeners {running:?}")
     })?;
-    check(session.status(tab)?.n("live_callbacks") == 7, || {
-        "a running frame source should hold 7 closures".to_owned()
-    })?;
+    check(
+        session.status(tab)?.n("live_callbacks") == LIVE_CALLBACKS,
+        || format!("a running frame source should hold {LIVE_CALLBACKS} closures"),
+    )?;
 
     // The demo's quit key, as a real keydown event: its listener stops the
     // demo and removes itself while it runs.
@@ -590,7 +622,7 @@ fn stopping_releases_everything(session: &mut Session, tab: &Tab) -> Result<Stri
     sleep(Duration::from_millis(300));
     let restarted = session.status(tab)?;
     check(
-        restarted.flag("started") && restarted.n("live_callbacks") == 7,
+        restarted.flag("started") && restarted.n("live_callbacks") == LIVE_CALLBACKS,
         || format!("start() after stop() did not run again: {:?}", restarted.0),
     )?;
 
@@ -621,7 +653,7 @@ fn stopping_releases_everything(session: &mut Session, tab: &Tab) -> Result<Stri
     })?;
     check_released(session, tab, "after release()")?;
     Ok(format!(
-        "running: 7 closures, listeners {running:?}; none left after the quit key, a stop from an update at tick {stop_at} and stop(), or release()"
+        "running: {LIVE_CALLBACKS} closures, listeners {running:?}; none left after the quit key, a stop from an update at tick {stop_at} and stop(), or release()"
     ))
 }
 
@@ -639,7 +671,7 @@ fn bad_page_state(session: &mut Session, tab: &Tab) -> Result<String, String> {
     sleep(Duration::from_millis(300));
     let after = session.status(tab)?;
     check(
-        after.n("paints") > before.n("paints") && after.n("live_callbacks") == 7,
+        after.n("paints") > before.n("paints") && after.n("live_callbacks") == LIVE_CALLBACKS,
         || "the running demo did not go on after a second start".to_owned(),
     )?;
 
@@ -678,5 +710,191 @@ fn bad_page_state(session: &mut Session, tab: &Tab) -> Result<String, String> {
         "second start refused: {message}\nreloaded at tick {}: a fresh page at tick {} after 0.5 s",
         run_before.n("tick"),
         reloaded.n("tick")
+    ))
+}
+
+/// A press a step read: the step's tick, the button, the step's pointer.
+type Press = (u64, String, Option<(f64, f64)>);
+
+/// The presses the steps read.
+fn presses(status: &session::Status) -> Vec<Press> {
+    status.0["presses"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|press| {
+            let pointer = press[2].as_array().map(|p| {
+                (
+                    p[0].as_f64().unwrap_or(f64::NAN),
+                    p[1].as_f64().unwrap_or(f64::NAN),
+                )
+            });
+            (
+                press[0].as_u64().unwrap_or(u64::MAX),
+                press[1].as_str().unwrap_or("?").to_owned(),
+                pointer,
+            )
+        })
+        .collect()
+}
+
+fn input_reaches_one_step(session: &mut Session, tab: &Tab) -> Result<String, String> {
+    sleep(Duration::from_millis(300));
+    let rect = tab.eval(
+        &mut session.cdp,
+        "(() => { const r = document.getElementById('demo').getBoundingClientRect(); \
+         return [r.x, r.y]; })()",
+    )?;
+    let rect: Vec<f64> = serde_json::from_value(rect).map_err(|e| e.to_string())?;
+    let (x, y) = (rect[0].round() + 100.0, rect[1].round() + 50.0);
+    let mut input = |method: &str, params: serde_json::Value| {
+        session
+            .cdp
+            .call(Some(&tab.session), method, params)
+            .map(|_| ())
+    };
+    // Trusted events, through the browser's own input pipeline.
+    let key = json!({ "code": "KeyJ", "key": "j", "windowsVirtualKeyCode": 74 });
+    let mut down = key.clone();
+    down["type"] = json!("keyDown");
+    down["text"] = json!("j");
+    input("Input.dispatchKeyEvent", down)?;
+    let mut up = key;
+    up["type"] = json!("keyUp");
+    input("Input.dispatchKeyEvent", up)?;
+    for kind in ["mouseMoved", "mousePressed", "mouseReleased"] {
+        input(
+            "Input.dispatchMouseEvent",
+            json!({ "type": kind, "x": x, "y": y, "button": "left", "clickCount": 1 }),
+        )?;
+    }
+    input(
+        "Input.dispatchMouseEvent",
+        json!({ "type": "mouseWheel", "x": x, "y": y, "deltaX": 0, "deltaY": 120 }),
+    )?;
+    // A script's key event has no code: refused, counted, never a press.
+    tab.eval(
+        &mut session.cdp,
+        "window.dispatchEvent(new KeyboardEvent('keydown', { key: 'F9' }))",
+    )?;
+    // Dispatched while the frame source is in use: kept, then forwarded.
+    tab.eval(&mut session.cdp, "demo.press_from_inside('KeyL')")?;
+    sleep(Duration::from_millis(400)); // eight 20 Hz steps
+    let status = session.status(tab)?;
+    let presses = presses(&status);
+    let names: Vec<&str> = presses.iter().map(|(_, name, _)| name.as_str()).collect();
+    check(names == ["KeyJ", "Mouse0", "KeyL"], || {
+        format!("the steps read the presses {presses:?}, not one each of KeyJ, Mouse0 and KeyL")
+    })?;
+    let (key_tick, click_tick) = (presses[0].0, presses[1].0);
+    let expected = (x - rect[0], y - rect[1]);
+    check(presses[1].2 == Some(expected), || {
+        format!(
+            "the click's step read the pointer at {:?}, not {expected:?} on the canvas",
+            presses[1].2
+        )
+    })?;
+    check(status.0["text"] == json!("j"), || {
+        format!("the steps read the text {}", status.0["text"])
+    })?;
+    let wheel = (status.0["wheel"][0].as_f64(), status.0["wheel"][1].as_f64());
+    check(wheel == (Some(0.0), Some(120.0)), || {
+        format!("the steps read the wheel {}", status.0["wheel"])
+    })?;
+    let counts = &status.0["input"];
+    let refusal = counts["last_refusal"].as_str().unwrap_or("");
+    check(
+        counts["refused"] == json!(1)
+            && refusal.contains("code")
+            && counts["stamps_after_now"] == json!(0),
+        || format!("input counts {counts}"),
+    )?;
+    Ok(format!(
+        "KeyJ read by step {key_tick} alone, the click by step {click_tick} at {expected:?}; \
+         text \"j\", wheel 120 px; KeyL from inside the frame source read once; \
+         {} events forwarded, the code-less key refused: {refusal}",
+        counts["forwarded"]
+    ))
+}
+
+fn late_input_waits(session: &mut Session, tab: &Tab) -> Result<String, String> {
+    const WANTED: u64 = 3;
+    sleep(Duration::from_millis(300));
+    tab.eval(
+        &mut session.cdp,
+        &format!("demo.probe_late_input({WANTED}, 40)"),
+    )?;
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let (status, trials) = loop {
+        let status = session.status(tab)?;
+        let trials = status.0["probe"].as_array().cloned().unwrap_or_default();
+        let with_steps = trials
+            .iter()
+            .filter(|t| t["pump_steps"].as_u64().is_some_and(|s| s > 0))
+            .count() as u64;
+        let seen = presses(&status)
+            .iter()
+            .filter(|(_, name, _)| name == "KeyK")
+            .count();
+        if (with_steps >= WANTED || trials.len() >= 40) && seen >= trials.len() {
+            break (status, trials);
+        }
+        check(Instant::now() < deadline, || {
+            format!(
+                "the probe did not finish in 15 s: {} trials, {seen} presses seen",
+                trials.len()
+            )
+        })?;
+        sleep(Duration::from_millis(100));
+    };
+    let seen: Vec<u64> = presses(&status)
+        .iter()
+        .filter(|(_, name, _)| name == "KeyK")
+        .map(|(tick, _, _)| *tick)
+        .collect();
+    check(seen.len() == trials.len(), || {
+        format!("{} trials, KeyK read by steps {seen:?}", trials.len())
+    })?;
+    let mut with_steps = 0;
+    for (trial, tick) in trials.iter().zip(&seen) {
+        let frame = trial["frame"].as_u64().unwrap_or(0);
+        let queued = trial["queued_at"].as_u64();
+        let steps = trial["pump_steps"].as_u64().unwrap_or(0);
+        let (before, after) = (trial["tick_before"].as_u64(), trial["tick_after"].as_u64());
+        check(trial["pump_at"].as_u64() == Some(frame), || {
+            format!("the press was not handled before its frame's pump: {trial}")
+        })?;
+        check(queued.is_some_and(|at| at > frame), || {
+            format!(
+                "after its frame's pump the press was not queued after the frame's time: {trial}"
+            )
+        })?;
+        check(
+            before.zip(after).is_some_and(|(b, a)| a == b + steps),
+            || format!("the pump's steps do not match its ticks: {trial}"),
+        )?;
+        check(after.is_some_and(|a| *tick >= a), || {
+            format!("the press was read by step {tick}, one of its frame's pump: {trial}")
+        })?;
+        if steps > 0 {
+            with_steps += 1;
+        }
+    }
+    check(with_steps >= WANTED, || {
+        format!(
+            "only {with_steps} of {} trials' pumps ran a step",
+            trials.len()
+        )
+    })?;
+    let lead = trials
+        .iter()
+        .filter_map(|t| Some(t["queued_at"].as_u64()? - t["frame"].as_u64()?))
+        .min()
+        .unwrap_or(0);
+    Ok(format!(
+        "{} presses stamped at least {:.1} ms after their frame began: each queued past its frame's pump \
+         ({with_steps} of those pumps ran steps) and read once, by a later pump's step",
+        trials.len(),
+        lead as f64 / 1e6
     ))
 }

@@ -1,6 +1,7 @@
 //! The exports the browser tests and the measuring run drive the page
 //! with, over the DevTools protocol: everything the tests check as JSON
-//! (`status`), the frame sources' live callbacks, key presses, stopping from
+//! (`status`, with the input the steps read from `input_probe`), the frame
+//! sources' live callbacks, key presses, stopping from
 //! inside an update, dropping the demo, a panic hook that reports on the
 //! console, and the cost of a pump (`measure_pump`). None of it is needed
 //! to run a game in a page.
@@ -87,7 +88,8 @@ pub fn press(key: &str) -> Result<bool, JsValue> {
 }
 
 /// How many closures the page's frame sources hold registered with the
-/// browser: 7 while the demo runs, 0 once stopped or released.
+/// browser: 15 while the demo runs (it forwards input), 0 once stopped or
+/// released.
 #[wasm_bindgen]
 pub fn live_callbacks() -> usize {
     live()
@@ -178,6 +180,7 @@ pub fn status() -> Result<String, JsValue> {
                     game.real_seconds,
                     game.bounce.settings.interpolate
                 );
+                crate::input_probe::status(&mut json, game, &stats.input);
                 match game.last_away {
                     Some((away, caught_up)) => {
                         let _ = write!(

@@ -44,6 +44,11 @@ impl Painter {
         })
     }
 
+    /// The canvas drawn into.
+    pub(crate) fn canvas(&self) -> &HtmlCanvasElement {
+        &self.canvas
+    }
+
     /// Draws a frame that rendered, interpolated at the loop's alpha, and
     /// adds the time it took to the game's `draw_time`.
     pub(crate) fn paint(&mut self, game: &mut Game, game_loop: &Loop<Game>, report: &PumpReport) {
