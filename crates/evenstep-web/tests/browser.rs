@@ -377,7 +377,10 @@ fn hidden_page_ticks(session: &mut Session, tab: &Tab) -> Result<String, String>
         },
     )?;
     let span = after.away("span").ok_or("no absence was reported")? as f64 / 1e9;
-    check(span >= 5.0 && (span - shown_after).abs() <= 0.1, || {
+    // `shown_after` is timed on the host, across the protocol's round
+    // trips: on a loaded machine those take a tenth of a second and more,
+    // so the two agree to a quarter of a second, not to a frame.
+    check(span >= 5.0 && (span - shown_after).abs() <= 0.25, || {
         format!("the absence reported {span:.3} s; the page was hidden for {shown_after:.3} s")
     })?;
     // Real time advanced by the hidden span: over the whole run the loop's
