@@ -1,17 +1,20 @@
 //! Driver benchmarks: pump overhead beside the floor of its callbacks and
 //! clock, an idle pump over 100,000 armed timers,
-//! the cost of firing one timer, and a day of catch-up beside the floor of
-//! its callback calls. Run with
+//! the cost of firing one timer, a day of catch-up beside the floor of
+//! its callback calls, and the input queue's cost per event pushed and
+//! delivered to a step. Run with
 //! `cargo bench -p evenstep --bench driver`.
 
 use std::cell::Cell;
+use std::fmt;
 use std::hint::black_box;
 use std::rc::Rc;
 use std::time::Duration;
 
 use divan::Bencher;
 use divan::counter::ItemsCount;
-use evenstep::{Clock, Loop, PumpKind, StepBudget, Timeline, Timestamp, Timestep};
+use evenstep::input::{InputEvent, Key};
+use evenstep::{Clock, Loop, ManualClock, PumpKind, StepBudget, Timeline, Timestamp, Timestep};
 
 fn main() {
     divan::main();
@@ -158,4 +161,125 @@ fn catch_up_floor_boxed_calls(bencher: Bencher) {
             }
             black_box(calls)
         });
+}
+
+/// The events pushed before each pump of `input::push_and_deliver`. Shown as
+/// `events_N`, so that a row's name never reads as a figure.
+#[derive(Clone, Copy)]
+struct Events(u64);
+
+impl fmt::Display for Events {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "events_{}", self.0)
+    }
+}
+
+/// What `input::push_and_deliver` keeps: the float work of its steps and
+/// renders, as `Game`'s, and how many events the steps read.
+#[derive(Default)]
+struct Player {
+    x: f64,
+    drawn: Cell<f64>,
+    events: usize,
+}
+
+mod input {
+    use super::{
+        Bencher, Events, InputEvent, Key, Loop, ManualClock, Player, PumpKind, Timestamp, black_box,
+    };
+
+    /// Half a 60 Hz step, in ns: the pumps sit half a step off the step
+    /// boundaries, so each pump's one step ends half a frame after the
+    /// previous pump.
+    const PHASE_NS: u64 = 8_333_333;
+
+    /// The events of a frame are stamped over its first 8 ms, all before
+    /// its step ends.
+    const SPREAD_NS: u64 = 8_000_000;
+
+    /// One 60 Hz paint pump of one step on a `ManualClock`, with `events`
+    /// pushed before it, stamped inside the step's span, so that the step
+    /// reads them all: a press of a key, a motion and the key's release, in
+    /// turn. `events_0` is the same pump with an empty queue; the cost of an
+    /// event is the difference over the events.
+    #[divan::bench(
+        args = [Events(0), Events(1), Events(8), Events(64)],
+        sample_count = 200,
+        sample_size = 4_000,
+    )]
+    fn push_and_deliver(bencher: Bencher, events: Events) {
+        let Events(per_frame) = events;
+        let clock = ManualClock::new();
+        let mut game_loop = Loop::<Player>::builder()
+            .clock(clock.clone())
+            .build()
+            .unwrap();
+        game_loop.on_update(|player, step| {
+            player.x += step.dt_secs_f64();
+            player.events += step.input().events().len();
+        });
+        game_loop
+            .on_render(|player, frame| player.drawn.set(player.x + f64::from(frame.alpha_f32())));
+        game_loop.start();
+        let mut player = Player::default();
+        let mut frame = Frame::new(per_frame);
+        // Warm up until the queue and the step's input hold the most they
+        // ever will, and check that each pump's step reads its events.
+        for _ in 0..64 {
+            let before = player.events;
+            frame.pump(&mut game_loop, &mut player, &clock);
+            assert_eq!(game_loop.waiting_input().len(), 0);
+            assert_eq!(player.events - before, usize::try_from(per_frame).unwrap());
+        }
+        bencher.bench_local(|| frame.pump(&mut game_loop, &mut player, &clock));
+    }
+
+    /// The frames of `push_and_deliver`: the events pushed before each
+    /// pump and the time between them, the last pump's number and time, and
+    /// the next event's turn of press, motion and release.
+    struct Frame {
+        events: u64,
+        gap: u64,
+        k: u64,
+        from: u64,
+        turn: u8,
+    }
+
+    impl Frame {
+        /// Frames of `events` each, spread over `SPREAD_NS`.
+        fn new(events: u64) -> Frame {
+            Frame {
+                events,
+                gap: SPREAD_NS / events.max(1),
+                k: 0,
+                from: 0,
+                turn: 0,
+            }
+        }
+
+        /// Pushes the frame's events, stamped after the previous pump, then
+        /// pumps the next refresh.
+        fn pump(
+            &mut self,
+            game_loop: &mut Loop<Player>,
+            player: &mut Player,
+            clock: &ManualClock,
+        ) -> bool {
+            let mut at = self.from;
+            for _ in 0..self.events {
+                let event = match self.turn {
+                    0 => InputEvent::Press(Key::SPACE.into()),
+                    1 => InputEvent::Motion { dx: 1.0, dy: -1.0 },
+                    _ => InputEvent::Release(Key::SPACE.into()),
+                };
+                self.turn = if self.turn == 2 { 0 } else { self.turn + 1 };
+                black_box(game_loop.push_input(Timestamp::from_nanos(at), event)).unwrap();
+                at += self.gap;
+            }
+            self.k += 1;
+            self.from = PHASE_NS + self.k * 1_000_000_000 / 60;
+            clock.set(Timestamp::from_nanos(self.from));
+            black_box(game_loop.pump(player, PumpKind::Paint).ran())
+        }
+    }
 }
