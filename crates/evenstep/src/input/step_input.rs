@@ -127,6 +127,7 @@ impl StepInput {
 
     /// Starts a step: no events yet, the held state and pointer as the last
     /// step left them.
+    #[inline]
     pub(crate) fn begin(&mut self) {
         self.events.clear();
     }
