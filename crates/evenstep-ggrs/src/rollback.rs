@@ -82,6 +82,9 @@ pub struct RollbackStats {
     pub skipped_steps: u64,
     /// Wait recommendations received.
     pub wait_recommendations: u64,
+    /// Frames the wait recommendations asked to skip, in all: the steps
+    /// skipped, and those still owed, add up to it.
+    pub skips_recommended: u64,
     /// How many frames ahead of the other peers the session estimates this
     /// one is, as of the last advance (negative when behind).
     pub frames_ahead: i32,
@@ -342,6 +345,7 @@ impl<T: Config> Seen<T> {
         match event {
             GgrsEvent::WaitRecommendation { skip_frames } => {
                 self.stats.wait_recommendations += 1;
+                self.stats.skips_recommended += u64::from(skip_frames);
                 pump.owe_skips(u64::from(skip_frames));
             }
             GgrsEvent::DesyncDetected {
