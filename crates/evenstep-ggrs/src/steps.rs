@@ -84,3 +84,48 @@ impl<I> PumpSteps<I> {
         self.stalled = None;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::PumpSteps;
+
+    /// Runs a pump of `planned` steps; returns the steps run before a skip
+    /// and the steps the skip gave back.
+    fn pump(steps: &mut PumpSteps<u8>, planned: u64) -> (u64, u64) {
+        steps.begin(planned);
+        for ran in 0..planned {
+            if let Some(skipped) = steps.next_step_skips() {
+                return (ran, skipped);
+            }
+        }
+        (planned, 0)
+    }
+
+    #[test]
+    fn a_pump_owing_fewer_skips_than_steps_runs_the_first_and_skips_the_last() {
+        let mut steps = PumpSteps::default();
+        steps.owe_skips(2);
+        assert_eq!(pump(&mut steps, 5), (3, 2));
+        assert_eq!(pump(&mut steps, 5), (5, 0));
+    }
+
+    #[test]
+    fn skips_owed_beyond_a_pump_carry_to_the_next_pumps() {
+        let mut steps = PumpSteps::default();
+        steps.owe_skips(4);
+        assert_eq!(pump(&mut steps, 1), (0, 1));
+        assert_eq!(pump(&mut steps, 2), (0, 2));
+        assert_eq!(pump(&mut steps, 3), (2, 1));
+        assert_eq!(pump(&mut steps, 3), (3, 0));
+    }
+
+    #[test]
+    fn a_stalled_frames_input_is_sent_again_only_for_that_frame() {
+        let mut steps = PumpSteps::default();
+        steps.stalled(7, vec![3]);
+        assert_eq!(steps.stalled_input(6), None);
+        assert_eq!(steps.stalled_input(7), Some(vec![3]));
+        steps.advanced();
+        assert_eq!(steps.stalled_input(7), None);
+    }
+}
