@@ -84,7 +84,11 @@ struct Peer {
     rollback: Rollback<Table>,
 }
 
-fn peer(me: PlayerHandle, socket: LoopbackSocket, other: std::net::SocketAddr) -> Result<Peer, Box<dyn Error>> {
+fn peer(
+    me: PlayerHandle,
+    socket: LoopbackSocket,
+    other: std::net::SocketAddr,
+) -> Result<Peer, Box<dyn Error>> {
     let session = session_builder::<Table, _>(STEP)
         // No input delay: each press reaches the other peer a little after
         // its frame ran on a prediction, so it rolls back.
@@ -110,10 +114,9 @@ fn peer(me: PlayerHandle, socket: LoopbackSocket, other: std::net::SocketAddr) -
 /// Player `me`'s key for second `second` of the script, if any.
 fn scripted_key(me: usize, second: u64) -> Option<Key> {
     match (me, second % 4) {
-        (0, 0) => Some(Key::A),
+        (0, 0) | (1, 3) => Some(Key::A),
         (1, 1) => Some(Key::W),
         (0, 2) => Some(Key::D),
-        (1, 3) => Some(Key::A),
         _ => None,
     }
 }
@@ -140,8 +143,10 @@ fn main() -> Result<(), Box<dyn Error>> {
                     stats.frames_ahead,
                 );
                 if let Some(key) = scripted_key(me, second) {
-                    peer.game_loop.push_input_now(InputEvent::Press(Button::Key(key)))?;
-                    peer.game_loop.push_input_now(InputEvent::Release(Button::Key(key)))?;
+                    peer.game_loop
+                        .push_input_now(InputEvent::Press(Button::Key(key)))?;
+                    peer.game_loop
+                        .push_input_now(InputEvent::Release(Button::Key(key)))?;
                 }
             }
         }

@@ -119,7 +119,11 @@ impl<I: Clone> FrameRecorder<I> {
 
     /// Frames up to `confirmed` are final: they go to the log.
     pub(crate) fn confirm(&mut self, confirmed: Frame) {
-        while self.pending.front().is_some_and(|(f, _, _)| *f <= confirmed) {
+        while self
+            .pending
+            .front()
+            .is_some_and(|(f, _, _)| *f <= confirmed)
+        {
             let Some((frame, inputs, hash)) = self.pending.pop_front() else {
                 break;
             };

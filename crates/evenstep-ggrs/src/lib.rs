@@ -1,4 +1,4 @@
-//! Rollback netcode on [ggrs], driven by evenstep's fixed-step [`Loop`].
+//! Rollback netcode on [ggrs], driven by evenstep's fixed-step [`Loop`](evenstep::Loop).
 //!
 //! ggrs runs a game's frames ahead on predicted input, and when a peer's
 //! real input differs, loads an older state and runs the frames again.

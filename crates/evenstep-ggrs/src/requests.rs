@@ -41,7 +41,10 @@ where
                 cell.save(saved, Some(game.save()), Some(checksum));
                 *frame = saved;
             }
-            GgrsRequest::LoadGameState { cell, frame: loaded } => {
+            GgrsRequest::LoadGameState {
+                cell,
+                frame: loaded,
+            } => {
                 match cell.load() {
                     Some(snapshot) => game.load(&snapshot),
                     None => done.missing += 1,

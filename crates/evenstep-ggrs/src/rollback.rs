@@ -20,7 +20,9 @@ use std::collections::VecDeque;
 use std::net::SocketAddr;
 
 use evenstep::{Loop, Speed, StepContext, SubscriberId, Timestep};
-use ggrs::{Config, Frame, GgrsError, GgrsEvent, P2PSession, PlayerHandle, SessionState};
+use ggrs::{
+    Config, Frame, GgrsError, GgrsEvent, GgrsRequest, P2PSession, PlayerHandle, SessionState,
+};
 
 use crate::forensics::{DesyncReport, FrameLog, FrameRecorder};
 use crate::game::{PeerAddress, RollbackConfig, RollbackGame};
@@ -273,31 +275,7 @@ impl<G: RollbackGame, A: PeerAddress> Rollback<G, A> {
         let confirmed = self.session.confirmed_frame();
         match self.session.advance_frame() {
             Ok(requests) => {
-                let recorder = &mut self.recorder;
-                let done = fulfil(
-                    &mut self.game,
-                    &mut self.frame,
-                    requests,
-                    step.timestep(),
-                    |game, advanced, inputs| {
-                        if let Some(recorder) = recorder.as_mut() {
-                            recorder.simulated(advanced, inputs, game.state_hash());
-                        }
-                    },
-                );
-                let now = self.session.current_frame();
-                let stats = &mut self.seen.stats;
-                stats.rollbacks += done.loads;
-                stats.missing_snapshots += done.missing;
-                let fresh = u64::from(now > frame);
-                stats.resimulated_frames += done.advances.saturating_sub(fresh);
-                stats.frames = u64::try_from(now).unwrap_or(0);
-                stats.frames_ahead = self.session.frames_ahead();
-                stats.max_frames_ahead = stats.max_frames_ahead.max(stats.frames_ahead);
-                if let Some(recorder) = self.recorder.as_mut() {
-                    recorder.confirm(confirmed.min(now - 1));
-                }
-                if now > frame {
+                if self.carry_out(requests, step.timestep(), (frame, confirmed)) > frame {
                     self.pump.advanced();
                 } else {
                     self.pump.stalled(frame, inputs);
@@ -314,6 +292,43 @@ impl<G: RollbackGame, A: PeerAddress> Rollback<G, A> {
                 self.stall(step);
             }
         }
+    }
+
+    /// Carries out one advance's requests, counts them, and logs the
+    /// frames up to `confirmed` (the session's confirmed frame before the
+    /// advance, which the advance's rollbacks made final). `before` is the
+    /// session's frame before the advance. Returns its frame after.
+    fn carry_out(
+        &mut self,
+        requests: Vec<GgrsRequest<RollbackConfig<G, A>>>,
+        timestep: Timestep,
+        (before, confirmed): (Frame, Frame),
+    ) -> Frame {
+        let recorder = &mut self.recorder;
+        let done = fulfil(
+            &mut self.game,
+            &mut self.frame,
+            requests,
+            timestep,
+            |game, advanced, inputs| {
+                if let Some(recorder) = recorder.as_mut() {
+                    recorder.simulated(advanced, inputs, game.state_hash());
+                }
+            },
+        );
+        let now = self.session.current_frame();
+        let stats = &mut self.seen.stats;
+        stats.rollbacks += done.loads;
+        stats.missing_snapshots += done.missing;
+        let fresh = u64::from(now > before);
+        stats.resimulated_frames += done.advances.saturating_sub(fresh);
+        stats.frames = u64::try_from(now).unwrap_or(0);
+        stats.frames_ahead = self.session.frames_ahead();
+        stats.max_frames_ahead = stats.max_frames_ahead.max(stats.frames_ahead);
+        if let Some(recorder) = self.recorder.as_mut() {
+            recorder.confirm(confirmed.min(now - 1));
+        }
+        now
     }
 
     /// The session cannot advance this step: it and the rest of the pump

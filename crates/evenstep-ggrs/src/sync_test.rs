@@ -140,7 +140,11 @@ where
                 current_frame,
                 mismatched_frames,
             } => SyncTestError::Mismatch {
-                frame: mismatched_frames.iter().copied().min().unwrap_or(current_frame),
+                frame: mismatched_frames
+                    .iter()
+                    .copied()
+                    .min()
+                    .unwrap_or(current_frame),
                 frames: mismatched_frames,
                 noticed_at: current_frame,
             },

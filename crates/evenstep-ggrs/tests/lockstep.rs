@@ -27,7 +27,11 @@ fn lockstep_stalls_keep_the_books_exact() {
             let simulated = u128::from(game_loop.tick()) * per_step;
             let banked = game_loop.planner().remainder_units();
             let dropped = u128::from(game_loop.stats().dropped_steps()) * per_step;
-            assert_eq!(simulated + banked + dropped, peer.submitted, "pump {checked}");
+            assert_eq!(
+                simulated + banked + dropped,
+                peer.submitted,
+                "pump {checked}"
+            );
             // The budget (5 steps) and the part of a step not yet due.
             assert!(banked < 6 * per_step, "the budget bounds the bank");
             checked += 1;

@@ -71,9 +71,15 @@ fn a_nudged_peer_is_reported_once_and_its_log_names_the_frame() {
     }
     let a = peers[0].rollback.desync().unwrap();
     let b = peers[1].rollback.desync().unwrap();
-    assert_eq!((a.local_checksum, a.remote_checksum), (b.remote_checksum, b.local_checksum));
+    assert_eq!(
+        (a.local_checksum, a.remote_checksum),
+        (b.remote_checksum, b.local_checksum)
+    );
     // Each names the other's address.
-    let sockets = [peers[0].rollback.session().handles_by_address(a.peer), peers[1].rollback.session().handles_by_address(b.peer)];
+    let sockets = [
+        peers[0].rollback.session().handles_by_address(a.peer),
+        peers[1].rollback.session().handles_by_address(b.peer),
+    ];
     assert_eq!(sockets, [vec![1], vec![0]]);
     // The logs first differ at frame 100, and the rules name it too.
     let (_, first_difference) = compare_logs(peers[0].log(), peers[1].log());
@@ -83,7 +89,11 @@ fn a_nudged_peer_is_reported_once_and_its_log_names_the_frame() {
     let (report_a, _) = replay_frames(&mut log_a, FAST, Walkers::new(0)).unwrap();
     assert!(report_a.is_green(), "{report_a:?}");
     let (report_b, _) = replay_frames(&mut log_b, FAST, Walkers::new(0)).unwrap();
-    assert_eq!(report_b.divergence.map(|d| d.tick), Some(100), "{report_b:?}");
+    assert_eq!(
+        report_b.divergence.map(|d| d.tick),
+        Some(100),
+        "{report_b:?}"
+    );
     // With the nudge in the rules, B's own log replays green: the log is
     // what B ran.
     let mut nudged = Walkers::new(0);

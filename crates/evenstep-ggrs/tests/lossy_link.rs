@@ -19,7 +19,10 @@ fn rollbacks_correct_a_delayed_lossy_link_and_the_peers_converge() {
     let finished = run(&mut peers, Some(&link), &Pace::default(), |peers| {
         peers.iter().all(|peer| peer.log().ticks() >= 600)
     });
-    assert!(finished, "600 confirmed frames within the time limit: {link:?}");
+    assert!(
+        finished,
+        "600 confirmed frames within the time limit: {link:?}"
+    );
     let carried = link.stats();
     assert!(carried.lost > 0 && carried.delivered > 0, "{carried:?}");
     let (common, first_difference) = compare_logs(peers[0].log(), peers[1].log());

@@ -25,8 +25,7 @@ fn run_fast_b(peers: &mut [Peer<std::net::SocketAddr>; 2], frames: u64) -> Speed
     let mut slowest = Speed::NORMAL;
     let finished = run(peers, None, &fast_b(), |peers| {
         let speed = peers[1].game_loop.speed();
-        if speed.numerator() * slowest.denominator() < slowest.numerator() * speed.denominator()
-        {
+        if speed.numerator() * slowest.denominator() < slowest.numerator() * speed.denominator() {
             slowest = speed;
         }
         peers.iter().all(|peer| peer.log().ticks() >= frames)
@@ -53,7 +52,6 @@ fn with_time_sync_a_fast_peer_slows_and_is_never_told_to_skip() {
         assert!(stats.max_frames_ahead < 3, "{stats:?}");
         assert_eq!(stats.wait_recommendations, 0, "{stats:?}");
         assert_eq!(stats.skipped_steps, 0, "{stats:?}");
-        assert_eq!(peer.game_loop.stats().dropped_steps(), 0);
     }
 }
 

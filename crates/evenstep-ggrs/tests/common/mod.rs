@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use evenstep::input::Key;
 use evenstep::{Loop, ManualClock, Pacing, PumpKind, StateHash, StepContext, Timestamp, Timestep};
 use evenstep_ggrs::ggrs::{DesyncDetection, InputStatus, PlayerHandle, PlayerType};
 use evenstep_ggrs::{
@@ -42,7 +43,8 @@ impl Walkers {
     }
 }
 
-/// Input bits: 1 left, 2 right, 4 brake.
+/// Input bits: 1 left, 2 right, 4 brake (scripted), 8 boost (the space
+/// bar held in the step's input).
 pub fn scripted_input(seed: u64, tick: u64) -> u8 {
     // A new input every 8 ticks: predictions (repeat the last) are mostly
     // right and wrong at each change, so rollbacks happen.
@@ -86,6 +88,9 @@ impl RollbackGame for Walkers {
             if input & 4 != 0 {
                 *velocity /= 2;
             }
+            if input & 8 != 0 {
+                *velocity += 10;
+            }
             walk.positions[player] = (walk.positions[player] + *velocity).rem_euclid(10_000);
         }
         if self.nudge_at == Some(walk.frame) {
@@ -94,13 +99,14 @@ impl RollbackGame for Walkers {
         if let Some((from, global)) = self.impure_from
             && walk.frame >= from
         {
-            walk.positions[1] += global.fetch_add(1, Ordering::Relaxed) as i64;
+            walk.positions[1] += global.fetch_add(1, Ordering::Relaxed).cast_signed();
         }
         walk.frame += 1;
     }
 
     fn local_input(&self, _handle: PlayerHandle, step: &StepContext<'_>) -> u8 {
-        scripted_input(self.seed, step.tick())
+        let boost = if step.input().held(Key::SPACE) { 8 } else { 0 };
+        scripted_input(self.seed, step.tick()) | boost
     }
 }
 
@@ -185,7 +191,11 @@ impl<A: PeerAddress> Peer<A> {
     /// Pumps the loop at `at` on its clock.
     pub fn pump_at(&mut self, at: Timestamp) {
         self.clock.set(at);
-        if let Some(report) = self.game_loop.pump(&mut self.rollback, PumpKind::Tick).report() {
+        if let Some(report) = self
+            .game_loop
+            .pump(&mut self.rollback, PumpKind::Tick)
+            .report()
+        {
             self.submitted += report.plan.scaled_units();
         }
     }
@@ -266,7 +276,8 @@ pub fn run<A: PeerAddress>(
         }
         for (index, peer) in peers.iter_mut().enumerate() {
             let (num, den) = pace.rates[index];
-            let at = Duration::from_nanos((real.as_nanos() * u128::from(num) / u128::from(den)) as u64);
+            let at =
+                Duration::from_nanos((real.as_nanos() * u128::from(num) / u128::from(den)) as u64);
             if index == 0
                 && let Some((from, to)) = pace.hitch_a
                 && at >= from
