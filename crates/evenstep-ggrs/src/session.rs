@@ -11,12 +11,12 @@ use crate::game::{PeerAddress, RollbackConfig, RollbackGame};
 /// `60000/1001`, is told 60; 29.97 Hz is told 30).
 ///
 /// The rounding does not change a frame: ggrs counts frames, and the loop
-/// runs them at the exact step. ggrs uses the rate only to turn a round
-/// trip in milliseconds into frames when it estimates how far ahead the
-/// other peers are (and to bound its lockstep wait helper, which this
-/// crate does not call): at 59.94 Hz told 60, a 100 ms round trip is
-/// counted as 6 frames instead of 5.994, which ggrs truncates to 5 either
-/// way.
+/// runs them at the exact step. ggrs uses the rate only to turn half a
+/// round trip in milliseconds into frames when it estimates how far ahead
+/// the other peers are (and to bound its lockstep wait helper, which this
+/// crate does not call). Told 60 for 59.94 Hz, it counts 50 ms one way as
+/// 3 frames where the exact rate gives 2.997: an error of 0.1%, far below
+/// the whole frames its estimate is made of.
 pub fn ggrs_fps(timestep: Timestep) -> usize {
     let rate = timestep.rate();
     let (events, per) = (

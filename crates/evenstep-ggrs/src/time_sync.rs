@@ -1,15 +1,15 @@
 //! Time sync: a peer that runs ahead of the others slows its loop by an
 //! exact [`Speed`] until they catch up, so rollbacks stay short and ggrs
-//! never has to recommend skipping frames.
+//! need not recommend skipping frames.
 //!
 //! ggrs measures how far ahead a peer runs ([`ggrs::P2PSession::frames_ahead`]:
 //! half the difference of the local and remote frame advantages, averaged
 //! over the last 30 frames and truncated to whole frames) and, once a peer
 //! is 3 or more frames ahead, recommends skipping that many frames, at most
-//! once every 60 frames. Skipping is a visible hitch; GGPO and ggrs both
-//! recommend the smoother alternative of running each frame a little
-//! longer while ahead, and `bevy_ggrs` runs its fixed step about 10% longer.
-//! [`TimeSync::DEFAULT`] does what ggrs's guide shows: each frame ahead
+//! once every 60 frames: GGPO's answer, a wait, which shows as a hitch.
+//! ggrs's guide recommends the smoother alternative of running each frame
+//! a little longer while ahead, and `bevy_ggrs` runs its fixed step about
+//! 10% longer. [`TimeSync::DEFAULT`] does what ggrs's guide shows: each frame ahead
 //! makes a step 10% longer, up to 3 frames (the speed is `10/11`, `10/12`
 //! or `10/13`). A peer behind never speeds up: the peers ahead wait for it.
 
