@@ -1,0 +1,147 @@
+//! Desync forensics: each peer records its confirmed frames (every
+//! player's input and the state hash after the frame) in an
+//! [`InputLog`], tick = frame, so that a replay offline, from the opening
+//! state, names the first frame at which a peer's state left the rules.
+//! The session names the frame at which the peers' checksums differed;
+//! the logs say which peer went wrong, and where.
+
+use std::collections::VecDeque;
+use std::num::NonZeroU64;
+
+use evenstep::replay::{Input, ReplayError, ReplayReport};
+use evenstep::{InputLog, StepContext, Timestep, replay};
+use ggrs::{Frame, InputStatus};
+
+use crate::game::RollbackGame;
+
+/// Every player's input for one frame, as the game advanced with it: the
+/// event a frame log records at the frame's tick.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrameInputs<I>(pub Vec<(I, InputStatus)>);
+
+/// A game being replayed from a frame log: the game, and the inputs of
+/// the frame about to run.
+#[derive(Debug)]
+pub struct Replayed<G: RollbackGame> {
+    /// The game.
+    pub game: G,
+    inputs: Vec<(G::Input, InputStatus)>,
+}
+
+impl<G: RollbackGame> Input<Replayed<G>> for FrameInputs<G::Input> {
+    fn apply(&self, state: &mut Replayed<G>) {
+        state.inputs.clone_from(&self.0);
+    }
+}
+
+/// A log of confirmed frames: tick `f` holds frame `f`'s inputs and,
+/// as its checkpoint, the state hash after frame `f`.
+pub type FrameLog<I> = InputLog<FrameInputs<I>>;
+
+/// Replays a frame log into `game` (the opening state the log was
+/// recorded from), frame by frame with the recorded inputs, comparing the
+/// state hash after every frame with the recorded one. The report's
+/// divergence names the first frame whose recorded state the rules do not
+/// give.
+///
+/// # Errors
+///
+/// [`ReplayError::TimestepMismatch`] if the log was recorded at another
+/// fixed step than `timestep`.
+pub fn replay_frames<G: RollbackGame>(
+    log: &mut FrameLog<G::Input>,
+    timestep: Timestep,
+    game: G,
+) -> Result<(ReplayReport, G), ReplayError> {
+    let mut state = Replayed {
+        game,
+        inputs: Vec::new(),
+    };
+    let report = replay(
+        log,
+        timestep,
+        &mut state,
+        |state: &mut Replayed<G>, step: &StepContext<'_>| {
+            state.game.advance(&state.inputs, step.timestep());
+        },
+        |state: &Replayed<G>| state.game.state_hash(),
+    )?;
+    Ok((report, state.game))
+}
+
+/// The first desync the session reported: ggrs compares checksums every
+/// interval and reports a desync again at each one, so it is kept once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DesyncReport<A> {
+    /// The first frame whose checksums differed.
+    pub frame: Frame,
+    /// The peer whose checksum differed from this one's.
+    pub peer: A,
+    /// This peer's checksum at that frame.
+    pub local_checksum: u128,
+    /// The peer's checksum at that frame.
+    pub remote_checksum: u128,
+    /// How many desync events the session has reported, this one included.
+    pub reports: u64,
+}
+
+/// One simulation of a frame: the frame, every player's input, and the
+/// state hash after it.
+type Simulated<I> = (Frame, Vec<(I, InputStatus)>, u64);
+
+/// Frames simulated and not yet confirmed, then confirmed ones written to
+/// the log in frame order.
+#[derive(Debug)]
+pub(crate) struct FrameRecorder<I> {
+    log: FrameLog<I>,
+    /// The newest simulation of each frame not yet confirmed, in frame
+    /// order: inputs and the hash after the frame.
+    pending: VecDeque<Simulated<I>>,
+}
+
+impl<I: Clone> FrameRecorder<I> {
+    pub(crate) fn new(timestep: Timestep) -> FrameRecorder<I> {
+        FrameRecorder {
+            log: InputLog::new(timestep, NonZeroU64::MIN),
+            pending: VecDeque::new(),
+        }
+    }
+
+    /// Frame `frame` was simulated with `inputs`, leaving a state hashing
+    /// to `hash`: it replaces any earlier simulation of it and of the
+    /// frames after it (a rollback runs them again).
+    pub(crate) fn simulated(&mut self, frame: Frame, inputs: &[(I, InputStatus)], hash: u64) {
+        while self.pending.back().is_some_and(|(f, _, _)| *f >= frame) {
+            self.pending.pop_back();
+        }
+        self.pending.push_back((frame, inputs.to_vec(), hash));
+    }
+
+    /// Frames up to `confirmed` are final: they go to the log.
+    pub(crate) fn confirm(&mut self, confirmed: Frame) {
+        while self
+            .pending
+            .front()
+            .is_some_and(|(f, _, _)| *f <= confirmed)
+        {
+            let Some((frame, inputs, hash)) = self.pending.pop_front() else {
+                break;
+            };
+            let Ok(tick) = u64::try_from(frame) else {
+                continue;
+            };
+            // A frame number fits a tick, and frames arrive in order: the
+            // log refuses nothing here.
+            let _ = self.log.record(tick, FrameInputs(inputs));
+            let _ = self.log.end_tick(tick, hash);
+        }
+    }
+
+    pub(crate) fn log(&self) -> &FrameLog<I> {
+        &self.log
+    }
+
+    pub(crate) fn into_log(self) -> FrameLog<I> {
+        self.log
+    }
+}
