@@ -15,6 +15,7 @@ impl<S> Loop<S> {
     /// the steps begun.
     pub(crate) fn run_steps(&mut self, state: &mut S, timestep: Timestep) -> u64 {
         let first = self.recovery.next_tick();
+        let quiet = self.input.quiet();
         while let Some(tick) = self.recovery.begin_step() {
             // An empty sim timeline has nothing to fire: it is brought up to
             // date when `sim()` hands it out, so a long catch-up does not
@@ -23,7 +24,9 @@ impl<S> Loop<S> {
                 self.sim
                     .advance_to(state, self.frames.sim_time_at(tick + 1));
             }
-            self.input.begin_step(tick);
+            if !quiet {
+                self.input.begin_step(tick);
+            }
             let step = StepContext {
                 timestep,
                 frames: &self.frames,
@@ -37,7 +40,9 @@ impl<S> Loop<S> {
                 self.give_back(back, tick);
                 break;
             }
-            self.input.end_step(tick, state);
+            if !quiet {
+                self.input.end_step(tick, state);
+            }
             if interrupted {
                 break;
             }
