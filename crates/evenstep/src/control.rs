@@ -83,8 +83,10 @@ impl Control {
 
     /// Gives back this step and the rest of the pump's steps, to run on a
     /// later pump: for lockstep netcode that has no input to advance with
-    /// yet. Call it from the first update of the step, before it changes
-    /// the state: the step's other updates do not run, its tick is not
+    /// yet. Call it from the first update of the step, leaving the state
+    /// as the step before left it (a rollback session may load and re-run
+    /// earlier frames first, as long as it ends where it began): the
+    /// step's other updates do not run, its tick is not
     /// counted (the next step run takes it, with the input this one was
     /// given), and the time of the steps goes back into the planner's bank
     /// ([`FrameLoop::refund_steps`]), bounded by the budget: what the
