@@ -199,7 +199,8 @@ impl<S> InputQueue<S> {
     #[inline]
     pub(crate) fn quiet(&mut self) -> bool {
         let nothing_due = self.waiting.is_empty() || !self.span.delivers;
-        let quiet = nothing_due && self.settled.is_empty() && !self.carry && self.recorder.is_none();
+        let quiet =
+            nothing_due && self.settled.is_empty() && !self.carry && self.recorder.is_none();
         if quiet {
             self.step.begin();
         }
