@@ -187,9 +187,14 @@ fn run(input: &Input) -> Vec<FramePlan> {
                 continue;
             }
             Op::Refund(count) | Op::Skip(count) => {
+                // The latest plan, or any earlier one: the planner gives back
+                // only steps the tick still counts.
+                let Some(plan) = plans.last().copied() else {
+                    continue;
+                };
                 let given = match op {
-                    Op::Refund(_) => frames.refund_steps(count),
-                    _ => frames.skip_steps(count),
+                    Op::Refund(_) => frames.refund_steps(&plan, count),
+                    _ => frames.skip_steps(&plan, count),
                 };
                 assert_eq!(
                     frames.tick(),

@@ -15,7 +15,6 @@ mod controls;
 mod give_back;
 
 use bank::Bank;
-use give_back::Returnable;
 
 pub use give_back::GivenBack;
 
@@ -117,8 +116,6 @@ pub struct FrameLoop {
     snapper: Snapper,
     /// The frames in flight, and what display feedback has taught.
     shown: Shown,
-    /// The latest frame's steps that can still be given back.
-    returnable: Returnable,
 }
 
 /// What a frame brings to the bank.
@@ -154,7 +151,6 @@ impl FrameLoop {
             Some(plan) => plan,
             None => self.plan_any_frame(raw, snap, true),
         };
-        self.returnable = Returnable::of(&plan);
         FramePlan { frame, ..plan }
     }
 
@@ -176,7 +172,6 @@ impl FrameLoop {
             },
             None => self.plan_any_frame(raw, None, false),
         };
-        self.returnable = Returnable::of(&plan);
         FramePlan { frame, ..plan }
     }
 
@@ -415,7 +410,6 @@ impl FrameLoop {
         };
         let frame = self.shown.number_hidden();
         let plan = self.settle(&deposit, u128::MAX, false);
-        self.returnable = Returnable::NONE;
         FramePlan {
             render: false,
             frame,

@@ -82,7 +82,6 @@ fn check(
                 continue;
             }
         };
-        let catching_up = matches!(op, Op::CatchUp(_));
         submitted += plan.scaled_units();
         shifted += plan.phase_shift_units();
         executed += u128::from(plan.steps_from_bank()) * per_step;
@@ -90,16 +89,9 @@ fn check(
         ran += plan.steps_run();
         let given = match backs[i % backs.len()] {
             Back::None => continue,
-            Back::Refund(n) => frames.refund_steps(n),
-            Back::Skip(n) => frames.skip_steps(n),
+            Back::Refund(n) => frames.refund_steps(&plan, n),
+            Back::Skip(n) => frames.skip_steps(&plan, n),
         };
-        if catching_up {
-            prop_assert_eq!(
-                given.refunded + given.dropped,
-                0,
-                "a catch-up's steps are not given back"
-            );
-        }
         prop_assert!(given.refunded + given.dropped <= plan.steps_run());
         executed -= given.refunded_units + given.dropped_units;
         dropped += given.dropped_units;
@@ -158,7 +150,7 @@ proptest! {
             accounted += plan.scaled_units();
             dropped += plan.dropped_units();
             let allow = allowed[i % allowed.len()];
-            let given = frames.refund_steps(plan.steps_run().saturating_sub(allow));
+            let given = frames.refund_steps(&plan, plan.steps_run().saturating_sub(allow));
             dropped += given.dropped_units;
             let simulated = u128::from(frames.tick()) * per_step;
             let due = accounted - dropped;
@@ -176,11 +168,11 @@ fn a_refund_runs_again_on_the_next_frame_with_the_same_ticks() {
         .with_pacing(Pacing::OFF);
     let plan = frames.begin_frame(Timestamp::from_nanos(60_000_000));
     assert_eq!((plan.first_tick(), plan.steps_run()), (0, 3));
-    let given = frames.refund_steps(3);
+    let given = frames.refund_steps(&plan, 3);
     assert_eq!((given.refunded, given.dropped, frames.tick()), (3, 0, 0));
     assert_eq!(frames.remainder(), Nanos::from_millis(60));
-    // Asking again gives nothing more back.
-    assert_eq!(frames.refund_steps(1).refunded, 0);
+    // Asking again gives nothing more back: the tick counts none of them.
+    assert_eq!(frames.refund_steps(&plan, 1).refunded, 0);
     let plan = frames.begin_frame(Timestamp::from_nanos(70_000_000));
     assert_eq!((plan.first_tick(), plan.steps_run()), (0, 3));
     assert_eq!(frames.remainder(), Nanos::from_millis(10));
@@ -195,13 +187,13 @@ fn a_refund_beyond_what_the_budget_lets_the_bank_hold_is_dropped_and_reported() 
     assert_eq!(plan.steps_run(), 4);
     // Refunded at a budget of 4, the four fit beside the half step banked,
     // and the next frame runs them again.
-    assert_eq!(frames.refund_steps(4).refunded, 4);
+    assert_eq!(frames.refund_steps(&plan, 4).refunded, 4);
     let plan = frames.begin_frame(Timestamp::from_nanos(90_000_000));
     assert_eq!((plan.first_tick(), plan.steps_run()), (0, 4));
     // The budget drops to 2 before the refund: the bank may hold 2 whole
     // steps, so 2 are refunded and 2 dropped, reported to the unit.
     frames.set_budget(budget(2));
-    let given = frames.refund_steps(4);
+    let given = frames.refund_steps(&plan, 4);
     assert_eq!((given.refunded, given.dropped), (2, 2));
     assert_eq!(
         given.dropped_units,
@@ -223,12 +215,12 @@ fn queued_steps_given_back_are_queued_again_or_dropped_with_no_time() {
     frames.queue_steps(2);
     let plan = frames.begin_frame(Timestamp::from_nanos(20_000_000)); // 1 + 2 queued
     assert_eq!(plan.steps_run(), 3);
-    let given = frames.refund_steps(2);
+    let given = frames.refund_steps(&plan, 2);
     assert_eq!(
         (given.refunded, given.refunded_units, frames.queued_steps()),
         (2, 0, 2)
     );
-    let given = frames.skip_steps(5);
+    let given = frames.skip_steps(&plan, 5);
     assert_eq!(
         (given.dropped, given.dropped_units, frames.tick()),
         (1, 20_000_000, 0)
@@ -236,17 +228,36 @@ fn queued_steps_given_back_are_queued_again_or_dropped_with_no_time() {
 }
 
 #[test]
-fn nothing_is_given_back_after_a_catch_up_a_change_of_step_or_a_reset() {
+fn nothing_is_given_back_from_a_plan_at_another_step_or_once_the_tick_has_left_it() {
     let mut frames = FrameLoop::new(Timestep::HZ_50, StepBudget::DEFAULT, Timestamp::ZERO)
         .with_pacing(Pacing::OFF);
-    let _ = frames.begin_frame(Timestamp::from_nanos(40_000_000));
-    let _ = frames.catch_up(Nanos::from_millis(40));
-    assert_eq!(frames.refund_steps(9).refunded, 0);
-    let _ = frames.begin_frame(Timestamp::from_nanos(80_000_000));
+    let first = frames.begin_frame(Timestamp::from_nanos(40_000_000)); // ticks 0, 1
+    let second = frames.begin_frame(Timestamp::from_nanos(80_000_000)); // ticks 2, 3
+    assert_eq!(
+        frames.refund_steps(&first, 9).refunded,
+        0,
+        "a later plan ran"
+    );
     frames.set_timestep(Timestep::HZ_60);
-    assert_eq!(frames.skip_steps(9).dropped, 0);
-    let _ = frames.begin_frame(Timestamp::from_nanos(120_000_000));
+    assert_eq!(
+        frames.skip_steps(&second, 9).dropped,
+        0,
+        "another step rate"
+    );
+    let third = frames.begin_frame(Timestamp::from_nanos(120_000_000));
     frames.reset(Timestamp::from_nanos(120_000_000));
-    assert_eq!(frames.refund_steps(9).refunded, 0);
+    assert_eq!(frames.refund_steps(&third, 9).refunded, 0, "a reset");
     assert_eq!(frames.tick(), 0);
+}
+
+#[test]
+fn a_catch_ups_steps_refunded_are_banked_within_the_budget_and_the_rest_dropped() {
+    let mut frames = FrameLoop::new(Timestep::HZ_50, StepBudget::DEFAULT, Timestamp::ZERO)
+        .with_pacing(Pacing::OFF);
+    let plan = frames.catch_up(Nanos::from_millis(200)); // 10 steps
+    assert_eq!(plan.steps_run(), 10);
+    let given = frames.refund_steps(&plan, 8);
+    // The budget's 5 whole steps fit the bank; 3 are dropped.
+    assert_eq!((given.refunded, given.dropped, frames.tick()), (5, 3, 2));
+    assert_eq!(frames.remainder(), Nanos::from_millis(100));
 }

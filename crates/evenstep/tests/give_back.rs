@@ -164,19 +164,24 @@ fn a_skipped_steps_time_is_dropped_and_reported() {
 }
 
 #[test]
-fn a_give_back_in_a_catch_up_abandons_the_rest_of_it() {
+fn a_give_back_in_a_catch_up_banks_the_rest_within_the_budget() {
     let clock = ManualClock::new();
     let mut game_loop = lockstep_loop(&clock);
     let mut game = Lockstep {
         allowed: 2,
         ..Lockstep::default()
     };
+    // 100 ms of catch-up at 50 Hz: five steps; the third gives back three.
     let caught = game_loop
         .catch_up(&mut game, std::time::Duration::from_millis(100))
         .unwrap();
-    assert_eq!(caught.steps, 2);
-    assert_eq!(game_loop.tick(), 2);
-    assert_eq!(game_loop.stats().dropped_steps(), 3);
+    assert_eq!((caught.steps, game_loop.tick()), (2, 2));
+    assert_eq!(game_loop.planner().remainder(), Nanos::from_millis(60));
+    assert_eq!(game_loop.stats().dropped_steps(), 0);
+    // The next pump runs them, with the same ticks.
+    game.allowed = 3;
+    assert_eq!(pump(&mut game_loop, &mut game, &clock, ms(0)), 3);
+    assert_eq!(game_loop.tick(), 5);
 }
 
 proptest! {

@@ -5,7 +5,6 @@
 
 use super::FrameLoop;
 use super::bank::Bank;
-use super::give_back::Returnable;
 use crate::pacing::{Shown, Snapper};
 use crate::rate::Rate;
 use crate::sim_epoch::SimEpoch;
@@ -30,7 +29,6 @@ impl FrameLoop {
             queued: 0,
             snapper: Snapper::new(),
             shown: Shown::new(),
-            returnable: Returnable::NONE,
         }
     }
 
@@ -95,7 +93,6 @@ impl FrameLoop {
         self.tick = 0;
         self.epoch = SimEpoch::START;
         self.queued = 0;
-        self.returnable = Returnable::NONE;
         self.forget_display();
         self.shown.forget();
         if let Some(cap) = self.render_cap.as_mut() {
@@ -221,7 +218,6 @@ impl FrameLoop {
     /// steps were cut short (by a stop or a panic) and never ran.
     pub fn set_tick(&mut self, tick: u64) {
         self.tick = tick;
-        self.returnable = Returnable::NONE;
     }
 
     /// Simulation time: `tick · dt` for a planner whose step never changed,
@@ -304,7 +300,6 @@ impl FrameLoop {
             return;
         }
         self.epoch = self.epoch.rebased(self.tick, old, timestep);
-        self.returnable = Returnable::NONE;
         self.bank
             .rescale(old.units_per_nanosecond(), timestep.units_per_nanosecond());
         self.carry = 0;

@@ -7,33 +7,6 @@
 use super::FrameLoop;
 use crate::plan::FramePlan;
 
-/// The steps of the latest frame's plan that can still be given back: how
-/// many the bank paid for and how many were queued (a plan runs its bank's
-/// steps first).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub(super) struct Returnable {
-    from_bank: u64,
-    queued: u64,
-}
-
-impl Returnable {
-    /// Nothing to give back: no frame since a catch-up, a change of step or
-    /// of tick, or a reset.
-    pub(super) const NONE: Returnable = Returnable {
-        from_bank: 0,
-        queued: 0,
-    };
-
-    /// Every step of `plan`.
-    #[inline]
-    pub(super) const fn of(plan: &FramePlan) -> Returnable {
-        Returnable {
-            from_bank: plan.steps_from_bank(),
-            queued: plan.steps_queued(),
-        }
-    }
-}
-
 /// What [`FrameLoop::refund_steps`] or [`FrameLoop::skip_steps`] did with
 /// the steps given back.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -51,18 +24,19 @@ pub struct GivenBack {
 }
 
 impl FrameLoop {
-    /// The last `count` steps of the latest frame's plan did not run: they
+    /// The last `count` steps of `plan`, the latest plan, did not run: they
     /// are given back to run on a later frame. The tick goes back by them,
     /// the bank steps' time goes back into the bank and the queued steps
     /// back into the queue, so the next frames run them (under their
     /// budget) with the same ticks.
     ///
-    /// At most the steps of the latest frame not yet given back are given
-    /// back (none after a catch-up, a change of step or tick, or a reset).
+    /// At most the steps of `plan` the tick still counts are given back:
+    /// none if `plan` was planned at another step rate, or if the tick has
+    /// moved out of its steps (a later plan with steps, a reset, `set_tick`).
     /// The bank holds at most the budget's whole steps (times the speed's
     /// budget factor): a refund beyond that is dropped and reported, as any
-    /// time over the budget is, so refunding every frame cannot build up a
-    /// burst.
+    /// time over the budget is, so refunding every frame, or a catch-up's
+    /// steps, cannot build up a burst.
     ///
     /// # Examples
     ///
@@ -74,13 +48,13 @@ impl FrameLoop {
     /// let plan = frames.begin_frame(Timestamp::from_nanos(60_000_000)); // 3 steps
     /// assert_eq!(plan.steps_run(), 3);
     /// // The game ran one; the other two wait for a peer.
-    /// let given = frames.refund_steps(2);
+    /// let given = frames.refund_steps(&plan, 2);
     /// assert_eq!((given.refunded, given.dropped, frames.tick()), (2, 0, 1));
     /// let next = frames.begin_frame(Timestamp::from_nanos(60_000_000));
     /// assert_eq!((next.first_tick(), next.steps_run()), (1, 2)); // run again
     /// ```
-    pub fn refund_steps(&mut self, count: u64) -> GivenBack {
-        let (from_bank, queued) = self.take_back(count);
+    pub fn refund_steps(&mut self, plan: &FramePlan, count: u64) -> GivenBack {
+        let (from_bank, queued) = self.take_back(plan, count);
         self.queued = self.queued.saturating_add(queued);
         let per_step = u128::from(self.timestep.units_per_step());
         let limit = u128::from(self.budget.get()) * u128::from(self.speed.budget_factor());
@@ -97,10 +71,11 @@ impl FrameLoop {
         }
     }
 
-    /// The last `count` steps of the latest frame's plan did not run and
+    /// The last `count` steps of `plan`, the latest plan, did not run and
     /// never will: the tick goes back by them and their time is dropped
     /// and reported (queued steps are simply not run). At most the steps
-    /// of the latest frame not yet given back.
+    /// of `plan` the tick still counts, as for
+    /// [`refund_steps`](FrameLoop::refund_steps).
     ///
     /// # Examples
     ///
@@ -109,12 +84,12 @@ impl FrameLoop {
     ///
     /// let mut frames = FrameLoop::new(Timestep::HZ_50, StepBudget::DEFAULT, Timestamp::ZERO)
     ///     .with_pacing(Pacing::OFF);
-    /// let _ = frames.begin_frame(Timestamp::from_nanos(40_000_000)); // 2 steps
-    /// let given = frames.skip_steps(2); // a frame skipped for a peer
+    /// let plan = frames.begin_frame(Timestamp::from_nanos(40_000_000)); // 2 steps
+    /// let given = frames.skip_steps(&plan, 2); // a frame skipped for a peer
     /// assert_eq!((given.dropped, given.dropped_units, frames.tick()), (2, 2 * 20_000_000, 0));
     /// ```
-    pub fn skip_steps(&mut self, count: u64) -> GivenBack {
-        let (from_bank, queued) = self.take_back(count);
+    pub fn skip_steps(&mut self, plan: &FramePlan, count: u64) -> GivenBack {
+        let (from_bank, queued) = self.take_back(plan, count);
         let per_step = u128::from(self.timestep.units_per_step());
         GivenBack {
             refunded: 0,
@@ -124,20 +99,19 @@ impl FrameLoop {
         }
     }
 
-    /// Takes the last `count` steps of the latest plan (at most those not
-    /// given back yet) back from the tick: returns how many the bank paid
+    /// Takes the last `count` steps of `plan` that the tick still counts
+    /// (at most those) back from the tick: returns how many the bank paid
     /// for and how many were queued.
-    fn take_back(&mut self, count: u64) -> (u64, u64) {
-        let Returnable { from_bank, queued } = self.returnable;
-        let count = count.min(from_bank + queued);
+    fn take_back(&mut self, plan: &FramePlan, count: u64) -> (u64, u64) {
+        let counted = plan.first_tick()..=plan.end_tick();
+        if plan.timestep() != self.timestep || !counted.contains(&self.tick) {
+            return (0, 0);
+        }
+        let count = count.min(self.tick - plan.first_tick());
         // A plan runs its bank's steps first: its last steps are the queued.
-        let queued_back = count.min(queued);
-        let bank_back = count - queued_back;
-        self.returnable = Returnable {
-            from_bank: from_bank - bank_back,
-            queued: queued - queued_back,
-        };
+        let queued_from = plan.first_tick() + plan.steps_from_bank();
+        let queued_back = count.min(self.tick.saturating_sub(queued_from));
         self.tick -= count;
-        (bank_back, queued_back)
+        (count - queued_back, queued_back)
     }
 }

@@ -30,7 +30,7 @@ impl<S> Loop<S> {
         let plan = self.frames.catch_up(Nanos::from_duration(span));
         self.recovery.planned(&plan);
         self.input.catching_up();
-        let steps = self.run_steps(state, plan.timestep());
+        let steps = self.run_steps(state, &plan);
         let stopped = self.steering.control.stop_requested();
         if stopped {
             self.stats

@@ -207,7 +207,7 @@ impl<S> Loop<S> {
     /// steps run.
     #[inline]
     fn run_pump_steps(&mut self, state: &mut S, plan: &FramePlan, now: Timestamp) -> u64 {
-        let steps = self.run_steps(state, plan.timestep());
+        let steps = self.run_steps(state, plan);
         if steps == 0 && plan.speed().is_paused() {
             self.input.paused_pump(state, now);
         }

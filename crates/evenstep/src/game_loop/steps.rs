@@ -1,6 +1,6 @@
 //! The fixed steps of a pump or a catch-up (step 6 of the pump order).
 
-use evenstep_core::Timestep;
+use evenstep_core::FramePlan;
 
 use crate::contexts::StepContext;
 use crate::control::GiveBack;
@@ -13,7 +13,8 @@ impl<S> Loop<S> {
     /// tick. A step's tick is counted as it begins, so a step cut short by
     /// `stop` or by a panic is never run again under the same tick. Returns
     /// the steps begun.
-    pub(crate) fn run_steps(&mut self, state: &mut S, timestep: Timestep) -> u64 {
+    pub(crate) fn run_steps(&mut self, state: &mut S, plan: &FramePlan) -> u64 {
+        let timestep = plan.timestep();
         let first = self.recovery.next_tick();
         let quiet = self.input.quiet();
         while let Some(tick) = self.recovery.begin_step() {
@@ -37,7 +38,7 @@ impl<S> Loop<S> {
             };
             let interrupted = self.subscribers.update(state, &step);
             if let Some(back) = self.steering.control.take_give_back() {
-                self.give_back(back, tick);
+                self.give_back(back, plan, tick);
                 break;
             }
             if !quiet {
@@ -59,19 +60,24 @@ impl<S> Loop<S> {
     /// back: the planner takes them back (refunded or skipped), they are
     /// no longer in flight, the step's input waits for the step that runs
     /// the tick, and what was dropped is recorded.
-    fn give_back(&mut self, back: GiveBack, tick: u64) {
+    fn give_back(&mut self, back: GiveBack, plan: &FramePlan, tick: u64) {
         let count = 1 + self.recovery.not_begun();
         let given = match back {
-            GiveBack::Refund => self.frames.refund_steps(count),
-            GiveBack::Skip => self.frames.skip_steps(count),
+            GiveBack::Refund => self.frames.refund_steps(plan, count),
+            GiveBack::Skip => self.frames.skip_steps(plan, count),
         };
         let timestep = self.frames.timestep();
         self.stats
             .record_dropped(given.dropped_units, given.dropped, timestep);
         let returned = given.refunded + given.dropped;
+        debug_assert_eq!(
+            returned, count,
+            "the plan's steps in flight are counted by the tick"
+        );
         if returned < count {
-            // A catch-up's steps cannot be given back: the rest of it is
-            // abandoned, as a stop abandons it.
+            // Not reached: the steps in flight are the plan's last. Should
+            // the planner give back fewer, the rest are abandoned, as a
+            // stop abandons them.
             self.stats.record_abandoned(count - returned, timestep);
             self.frames.set_tick(tick);
         }
