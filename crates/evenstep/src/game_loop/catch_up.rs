@@ -29,8 +29,8 @@ impl<S> Loop<S> {
         self.recovery.enter(self.frames.tick());
         let plan = self.frames.catch_up(Nanos::from_duration(span));
         self.recovery.planned(&plan);
-        self.input.catching_up();
-        let steps = self.run_steps(state, &plan);
+        // A catch-up's steps stand for absent time: they take no events.
+        let steps = self.run_steps(state, &plan, None);
         let stopped = self.steering.control.stop_requested();
         if stopped {
             self.stats

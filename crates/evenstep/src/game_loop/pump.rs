@@ -166,20 +166,13 @@ impl<S> Loop<S> {
     }
 
     /// Step 4: the plan for a pump of `kind` at `now`. A tick pump draws
-    /// nothing, so it spends no render of the render cap. The input queue
-    /// learns when the plan's steps end.
+    /// nothing, so it spends no render of the render cap.
     #[inline]
     fn plan(&mut self, kind: PumpKind, now: Timestamp) -> FramePlan {
-        let from = self.frames.last_frame();
-        let bank_before = self.frames.remainder_units();
-        let plan = match kind {
+        match kind {
             PumpKind::Paint => self.frames.begin_frame(now),
             PumpKind::Tick => self.frames.begin_hidden_frame(now),
-        };
-        let bank_after = self.frames.remainder_units();
-        self.input
-            .planned(&plan, (from, now), (bank_before, bank_after));
-        plan
+        }
     }
 
     /// Step 4, once planned: the steps of `plan` are in flight, the plan is
@@ -207,7 +200,7 @@ impl<S> Loop<S> {
     /// steps run.
     #[inline]
     fn run_pump_steps(&mut self, state: &mut S, plan: &FramePlan, now: Timestamp) -> u64 {
-        let steps = self.run_steps(state, plan);
+        let steps = self.run_steps(state, plan, Some(now));
         if steps == 0 && plan.speed().is_paused() {
             self.input.paused_pump(state, now);
         }

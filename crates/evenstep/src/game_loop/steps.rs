@@ -1,6 +1,6 @@
 //! The fixed steps of a pump or a catch-up (step 6 of the pump order).
 
-use evenstep_core::FramePlan;
+use evenstep_core::{FramePlan, Timestamp};
 
 use crate::contexts::StepContext;
 use crate::control::GiveBack;
@@ -11,12 +11,18 @@ impl<S> Loop<S> {
     /// its input, the sim timeline advances to the step's end, then the
     /// updates run in registration order and the input recorder ends the
     /// tick. A step's tick is counted as it begins, so a step cut short by
-    /// `stop` or by a panic is never run again under the same tick. Returns
-    /// the steps begun.
-    pub(crate) fn run_steps(&mut self, state: &mut S, plan: &FramePlan) -> u64 {
+    /// `stop` or by a panic is never run again under the same tick. `now`
+    /// is the pump's time, `None` for a catch-up, whose steps take no input.
+    /// Returns the steps begun.
+    pub(crate) fn run_steps(
+        &mut self,
+        state: &mut S,
+        plan: &FramePlan,
+        now: Option<Timestamp>,
+    ) -> u64 {
         let timestep = plan.timestep();
         let first = self.recovery.next_tick();
-        let quiet = self.input.quiet();
+        let quiet = self.input.prepare(plan, now);
         while let Some(tick) = self.recovery.begin_step() {
             // An empty sim timeline has nothing to fire: it is brought up to
             // date when `sim()` hands it out, so a long catch-up does not

@@ -67,6 +67,32 @@ struct Span {
 }
 
 impl Span {
+    /// The span of `plan`'s steps, planned at `now`, from the plan's own
+    /// books: the wall time since the previous frame is its raw delta, and
+    /// what the bank gained is its scaled time, less what the budget
+    /// dropped, plus the phase shift (the conservation law, plan by plan).
+    fn of(plan: &FramePlan, now: Timestamp) -> Span {
+        let per_step = u128::from(plan.timestep().units_per_step());
+        let bank_after = u128::from(plan.remainder_units());
+        let gained = i128::try_from(plan.scaled_units().saturating_sub(plan.dropped_units()))
+            .unwrap_or(i128::MAX)
+            .saturating_add(plan.phase_shift_units());
+        let paid = u128::from(plan.steps_from_bank()) * per_step + bank_after;
+        let bank_before = i128::try_from(paid)
+            .unwrap_or(i128::MAX)
+            .saturating_sub(gained);
+        Span {
+            from: now.saturating_sub(plan.raw_delta()),
+            to: now,
+            first_tick: plan.first_tick(),
+            from_bank: plan.steps_from_bank(),
+            bank_before: u128::try_from(bank_before).unwrap_or(0),
+            bank_after,
+            per_step,
+            delivers: true,
+        }
+    }
+
     /// The wall time at which the step `tick` of the pump ends: where the
     /// bank reached its full length, with the pump's wall time mapped
     /// linearly onto what the bank gained; a queued step at the pump's time.
@@ -161,48 +187,25 @@ impl<S> InputQueue<S> {
         self.paused_hooks.push(hook);
     }
 
-    /// The pump from `from` (the previous frame's time) to `plan`'s time
-    /// `to` is planned: the bank held `bank_before` before it and holds
-    /// `bank_after` now.
-    pub(crate) fn planned(
-        &mut self,
-        plan: &FramePlan,
-        (from, to): (Timestamp, Timestamp),
-        (bank_before, bank_after): (u128, u128),
-    ) {
-        self.span = Span {
-            from,
-            to,
-            first_tick: plan.first_tick(),
-            from_bank: plan.steps_from_bank(),
-            bank_before,
-            bank_after,
-            per_step: u128::from(plan.timestep().units_per_step()),
-            delivers: true,
-        };
-    }
-
-    /// A catch-up is planned: its steps stand for absent time and take no
-    /// events.
-    pub(crate) fn catching_up(&mut self) {
-        self.span.delivers = false;
-    }
-
-    /// Whether the steps of the pump being run have nothing to do with
-    /// input: nothing waiting that they may take, nothing a pause settled,
+    /// Readies the queue for `plan`'s steps, a pump's at `now` or, with no
+    /// time, a catch-up's (which take no events), and says whether they are
+    /// quiet: nothing waiting that they may take, nothing a pause settled,
     /// no step given back to carry on, and no recorder. Nothing can be
     /// pushed while a pump runs (callbacks get the state, not the loop), so
     /// a quiet pump's steps skip [`begin_step`](InputQueue::begin_step) and
     /// [`end_step`](InputQueue::end_step), and read the empty input this
-    /// leaves: the pump with an empty queue then costs what the pump
-    /// without a queue did (`bench/README.md`).
+    /// leaves; only a pump that is not quiet works out when its steps end.
+    /// The pump with an empty queue then costs about what the pump without
+    /// a queue did (`bench/README.md`).
     #[inline]
-    pub(crate) fn quiet(&mut self) -> bool {
-        let nothing_due = self.waiting.is_empty() || !self.span.delivers;
+    pub(crate) fn prepare(&mut self, plan: &FramePlan, now: Option<Timestamp>) -> bool {
+        let nothing_due = self.waiting.is_empty() || now.is_none();
         let quiet =
             nothing_due && self.settled.is_empty() && !self.carry && self.recorder.is_none();
         if quiet {
             self.step.begin();
+        } else {
+            self.span = now.map_or(Span::default(), |now| Span::of(plan, now));
         }
         quiet
     }
