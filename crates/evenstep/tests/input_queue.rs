@@ -53,6 +53,13 @@ fn recording_loop(clock: &ManualClock) -> Loop<Seen> {
     game_loop
 }
 
+/// A clock at zero, a recording loop started on it, and what it has seen.
+fn rig() -> (ManualClock, Loop<Seen>, Seen) {
+    let clock = ManualClock::new();
+    let game_loop = recording_loop(&clock);
+    (clock, game_loop, Seen::default())
+}
+
 fn pump_at(game_loop: &mut Loop<Seen>, seen: &mut Seen, clock: &ManualClock, at: Timestamp) {
     clock.set(at);
     let _ = game_loop.pump(seen, PumpKind::Paint);
@@ -60,8 +67,7 @@ fn pump_at(game_loop: &mut Loop<Seen>, seen: &mut Seen, clock: &ManualClock, at:
 
 #[test]
 fn a_three_step_frame_hands_each_event_to_the_step_whose_span_holds_it() {
-    let clock = ManualClock::new();
-    let mut game_loop = recording_loop(&clock);
+    let (clock, mut game_loop, _) = rig();
     // Steps end at 16.67, 33.33 and 50 ms.
     game_loop.push_input(ms(20), press(Key::SPACE)).unwrap();
     game_loop.push_input(ms(40), release(Key::SPACE)).unwrap();
@@ -79,9 +85,7 @@ fn a_three_step_frame_hands_each_event_to_the_step_whose_span_holds_it() {
 
 #[test]
 fn a_press_in_a_frame_with_no_step_waits_for_the_next_step_and_is_seen_once() {
-    let clock = ManualClock::new();
-    let mut game_loop = recording_loop(&clock);
-    let mut seen = Seen::default();
+    let (clock, mut game_loop, mut seen) = rig();
     game_loop.push_input(ms(5), press(Key::SPACE)).unwrap();
     pump_at(&mut game_loop, &mut seen, &clock, ms(10)); // no step
     assert!(seen.steps.is_empty());
@@ -96,9 +100,7 @@ fn a_press_in_a_frame_with_no_step_waits_for_the_next_step_and_is_seen_once() {
 
 #[test]
 fn an_event_after_the_last_steps_end_waits_for_the_step_that_holds_it() {
-    let clock = ManualClock::new();
-    let mut game_loop = recording_loop(&clock);
-    let mut seen = Seen::default();
+    let (clock, mut game_loop, mut seen) = rig();
     // The pump at 20 ms runs tick 0, which ends at 16.67 ms: an event at
     // 18 ms is in tick 1's span, and one at 25 ms is after the pump's time.
     game_loop.push_input(ms(18), press(Key::A)).unwrap();
@@ -115,9 +117,7 @@ fn an_event_after_the_last_steps_end_waits_for_the_step_that_holds_it() {
 
 #[test]
 fn a_tap_inside_one_step_is_a_press_that_is_not_held() {
-    let clock = ManualClock::new();
-    let mut game_loop = recording_loop(&clock);
-    let mut seen = Seen::default();
+    let (clock, mut game_loop, mut seen) = rig();
     game_loop.push_input(ms(2), press(Key::SPACE)).unwrap();
     game_loop.push_input(ms(3), release(Key::SPACE)).unwrap();
     game_loop.push_input(ms(4), press(Key::SPACE)).unwrap();
@@ -180,9 +180,7 @@ fn motion_and_the_wheel_are_summed_the_pointer_is_the_last_and_text_comes_in_ord
 
 #[test]
 fn losing_focus_releases_everything_held_and_the_step_sees_each_release() {
-    let clock = ManualClock::new();
-    let mut game_loop = recording_loop(&clock);
-    let mut seen = Seen::default();
+    let (clock, mut game_loop, mut seen) = rig();
     game_loop.push_input(ms(1), press(Key::SPACE)).unwrap();
     game_loop.push_input(ms(2), press(Key::W)).unwrap();
     pump_at(&mut game_loop, &mut seen, &clock, ms(17));
@@ -206,9 +204,7 @@ fn losing_focus_releases_everything_held_and_the_step_sees_each_release() {
 
 #[test]
 fn a_paused_pump_hands_its_input_to_the_hooks_and_the_next_step_sees_only_what_is_held() {
-    let clock = ManualClock::new();
-    let mut game_loop = recording_loop(&clock);
-    let mut seen = Seen::default();
+    let (clock, mut game_loop, mut seen) = rig();
     game_loop.push_input(ms(1), press(Key::W)).unwrap();
     pump_at(&mut game_loop, &mut seen, &clock, ms(17)); // tick 0: W held
     game_loop.pause();
@@ -237,9 +233,7 @@ fn a_paused_pump_hands_its_input_to_the_hooks_and_the_next_step_sees_only_what_i
 
 #[test]
 fn a_queued_step_while_paused_takes_the_input_due_by_its_pump() {
-    let clock = ManualClock::new();
-    let mut game_loop = recording_loop(&clock);
-    let mut seen = Seen::default();
+    let (clock, mut game_loop, mut seen) = rig();
     game_loop.pause();
     pump_at(&mut game_loop, &mut seen, &clock, ms(5));
     game_loop.push_input(ms(8), press(Key::SPACE)).unwrap();
@@ -251,9 +245,7 @@ fn a_queued_step_while_paused_takes_the_input_due_by_its_pump() {
 
 #[test]
 fn input_in_time_the_budget_dropped_reaches_the_steps_that_ran() {
-    let clock = ManualClock::new();
-    let mut game_loop = recording_loop(&clock);
-    let mut seen = Seen::default();
+    let (clock, mut game_loop, mut seen) = rig();
     // A two-second stall: the budget runs 5 steps and drops the rest. The
     // stall's wall time is spread over the 5 steps: 400 ms each.
     game_loop.push_input(ms(100), press(Key::A)).unwrap();
@@ -274,9 +266,7 @@ fn input_in_time_the_budget_dropped_reaches_the_steps_that_ran() {
 
 #[test]
 fn a_catch_up_runs_steps_that_take_no_input() {
-    let clock = ManualClock::new();
-    let mut game_loop = recording_loop(&clock);
-    let mut seen = Seen::default();
+    let (clock, mut game_loop, mut seen) = rig();
     game_loop.push_input(ms(1), press(Key::SPACE)).unwrap();
     let _ = game_loop.catch_up(&mut seen, Duration::from_millis(50));
     assert_eq!(seen.steps, [(0, vec![]), (1, vec![]), (2, vec![])]);
@@ -286,8 +276,7 @@ fn a_catch_up_runs_steps_that_take_no_input() {
 
 #[test]
 fn slow_motion_stretches_each_steps_span_by_the_speed() {
-    let clock = ManualClock::new();
-    let mut game_loop = recording_loop(&clock);
+    let (clock, mut game_loop, _) = rig();
     game_loop.set_speed(Speed::new(1, 2).unwrap());
     let mut seen = Seen::default();
     pump_at(&mut game_loop, &mut seen, &clock, ms(1)); // the speed applies
@@ -304,8 +293,7 @@ fn slow_motion_stretches_each_steps_span_by_the_speed() {
 
 #[test]
 fn an_event_stamped_earlier_than_one_queued_takes_the_queued_events_time() {
-    let clock = ManualClock::new();
-    let mut game_loop = recording_loop(&clock);
+    let (clock, mut game_loop, _) = rig();
     game_loop.push_input(ms(20), press(Key::A)).unwrap();
     game_loop.push_input(ms(5), press(Key::D)).unwrap();
     let times: Vec<_> = game_loop.waiting_input().map(|(at, _)| at).collect();
@@ -320,8 +308,7 @@ fn an_event_stamped_earlier_than_one_queued_takes_the_queued_events_time() {
 
 #[test]
 fn a_value_that_is_not_finite_is_refused_with_the_rule_and_the_queue_is_unchanged() {
-    let clock = ManualClock::new();
-    let mut game_loop = recording_loop(&clock);
+    let (_, mut game_loop, _) = rig();
     for event in [
         InputEvent::Motion {
             dx: f64::NAN,
@@ -345,8 +332,7 @@ fn a_value_that_is_not_finite_is_refused_with_the_rule_and_the_queue_is_unchange
 
 #[test]
 fn a_full_queue_refuses_an_event_and_says_to_pump() {
-    let clock = ManualClock::new();
-    let mut game_loop = recording_loop(&clock);
+    let (_, mut game_loop, _) = rig();
     for _ in 0..evenstep::input::MAX_WAITING {
         game_loop.push_input(ms(1), InputEvent::FocusLost).unwrap();
     }
@@ -381,8 +367,7 @@ fn a_key_name_outside_the_rule_is_refused_naming_the_rule() {
 
 #[test]
 fn push_input_now_stamps_the_event_at_the_clocks_reading() {
-    let clock = ManualClock::new();
-    let mut game_loop = recording_loop(&clock);
+    let (clock, mut game_loop, _) = rig();
     clock.set(ms(7));
     game_loop.push_input_now(press(Key::SPACE)).unwrap();
     let times: Vec<_> = game_loop.waiting_input().map(|(at, _)| at).collect();
