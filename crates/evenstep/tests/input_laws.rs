@@ -341,3 +341,78 @@ fn a_broken_rule_is_caught_by_the_law() {
     run.went[0].1 = Went::Step(tick + 1);
     assert!(check(&run).is_err());
 }
+
+/// What each step read of three keys, against its events: `(pressed,
+/// released, held)` per key, and the events.
+type Readings = Vec<([(bool, bool, bool); 3], Vec<InputEvent>)>;
+
+const KEYS: [evenstep::input::Key; 3] = [
+    evenstep::input::Key::A,
+    evenstep::input::Key::D,
+    evenstep::input::Key::SPACE,
+];
+
+proptest! {
+    #![proptest_config(common::config(96))]
+
+    /// A step's readings are its events folded in order: a key is pressed
+    /// or released in a step exactly when the step has that event, so a
+    /// press and release inside one step read as a press that is not held;
+    /// and held is the state the events since the start leave, over random
+    /// frame timings (frames of no step to the budget's, stalls) and
+    /// random presses and releases.
+    #[test]
+    fn a_steps_readings_are_its_events_folded_in_order(
+        frames in prop::collection::vec(
+            (
+                prop_oneof![6 => 0_u64..40_000, 1 => 40_000_u64..300_000],
+                prop::collection::vec((0_i64..40_000, 0_usize..3, any::<bool>()), 0..5),
+            ),
+            1..60,
+        ),
+        pacing in 0_usize..4,
+    ) {
+        use evenstep::input::Button;
+        let clock = ManualClock::new();
+        let mut game_loop = Loop::<Readings>::builder()
+            .clock(clock.clone())
+            .pacing(pacings()[pacing])
+            .build()
+            .unwrap();
+        game_loop.on_update(|readings, step| {
+            let input = step.input();
+            let read = KEYS.map(|key| (input.pressed(key), input.released(key), input.held(key)));
+            readings.push((read, input.events().to_vec()));
+        });
+        game_loop.start();
+        let mut readings = Readings::new();
+        let mut now = 0_u64;
+        for (delta_us, events) in frames {
+            for (back_us, key, down) in events {
+                let at = Timestamp::from_nanos((now + delta_us * 1_000).saturating_sub(back_us as u64 * 1_000));
+                let button = Button::Key(KEYS[key]);
+                let event = if down { InputEvent::Press(button) } else { InputEvent::Release(button) };
+                game_loop.push_input(at, event).unwrap();
+            }
+            now += delta_us * 1_000;
+            clock.set(Timestamp::from_nanos(now));
+            let _ = game_loop.pump(&mut readings, PumpKind::Paint);
+        }
+        let mut held = [false; 3];
+        for (read, events) in &readings {
+            for (k, key) in KEYS.iter().enumerate() {
+                let button = Button::Key(*key);
+                let pressed = events.contains(&InputEvent::Press(button));
+                let released = events.contains(&InputEvent::Release(button));
+                for event in events {
+                    match event {
+                        InputEvent::Press(b) if *b == button => held[k] = true,
+                        InputEvent::Release(b) if *b == button => held[k] = false,
+                        _ => {}
+                    }
+                }
+                prop_assert_eq!(read[k], (pressed, released, held[k]), "key {}", key);
+            }
+        }
+    }
+}
