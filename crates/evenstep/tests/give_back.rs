@@ -43,10 +43,14 @@ fn lockstep_update(game: &mut Lockstep, step: &StepContext<'_>) {
 }
 
 fn lockstep_loop(clock: &ManualClock) -> Loop<Lockstep> {
+    lockstep_loop_with(clock, Pacing::OFF)
+}
+
+fn lockstep_loop_with(clock: &ManualClock, pacing: Pacing) -> Loop<Lockstep> {
     let mut game_loop = Loop::<Lockstep>::builder()
         .clock(clock.clone())
         .timestep(Timestep::HZ_50)
-        .pacing(Pacing::OFF)
+        .pacing(pacing)
         .build()
         .unwrap();
     game_loop.on_update(lockstep_update);
@@ -187,32 +191,36 @@ fn a_give_back_in_a_catch_up_banks_the_rest_within_the_budget() {
 proptest! {
     #![proptest_config(common::config(128))]
 
-    /// Lockstep through stalls: every pump the peer allows a random number
-    /// of steps and the rest are refunded. What the steps simulated plus
-    /// what is banked is exactly the time submitted, less what the budget
-    /// dropped, to the unit.
+    /// Lockstep through stalls, under every pacing: every pump the peer
+    /// allows a random number of steps and the rest are refunded. What the
+    /// steps simulated plus what is banked plus what was dropped is exactly
+    /// the bank the loop started with and the time submitted, moved by
+    /// pacing's phase shifts, to the unit.
     #[test]
     fn lockstep_refunds_keep_the_books_exact_through_stalls(
         frames in prop::collection::vec(
             (prop_oneof![6 => 0_u64..40_000, 1 => 40_000_u64..600_000], 0_u64..4),
             1..120,
         ),
+        pacing in 0_usize..4,
     ) {
         let clock = ManualClock::new();
-        let mut game_loop = lockstep_loop(&clock);
+        let mut game_loop = lockstep_loop_with(&clock, common::pacings()[pacing]);
         let mut game = Lockstep::default();
         let per_step = u128::from(Timestep::HZ_50.units_per_step());
-        let (mut now, mut submitted) = (0_u64, 0_u128);
+        let (mut now, mut submitted) = (0_u64, i128::try_from(game_loop.planner().remainder_units()).unwrap());
         for (delta_us, allowed) in frames {
             now += delta_us * 1_000;
             game.allowed = allowed;
             clock.set(Timestamp::from_nanos(now));
             let Pump::Ran(report) = game_loop.pump(&mut game, PumpKind::Paint) else { panic!() };
-            submitted += report.plan.scaled_units();
+            submitted += i128::try_from(report.plan.scaled_units()).unwrap()
+                + report.plan.phase_shift_units();
             prop_assert!(report.steps <= allowed);
             let dropped = u128::from(game_loop.stats().dropped_steps()) * per_step;
             let simulated = u128::from(game_loop.tick()) * per_step;
-            prop_assert_eq!(simulated + game_loop.planner().remainder_units() + dropped, submitted);
+            let books = simulated + game_loop.planner().remainder_units() + dropped;
+            prop_assert_eq!(i128::try_from(books).unwrap(), submitted);
             prop_assert!(game_loop.planner().remainder_units() <= 6 * per_step);
         }
     }

@@ -21,15 +21,6 @@ use evenstep::input::InputEvent;
 use evenstep::{Loop, ManualClock, Pacing, Pump, PumpKind, Speed, Timestamp, Timestep};
 use proptest::prelude::*;
 
-fn pacings() -> [Pacing; 4] {
-    [
-        Pacing::OFF,
-        Pacing::CENTRED,
-        Pacing::LOCKED,
-        Pacing::snapped(Duration::from_millis(2)).unwrap(),
-    ]
-}
-
 /// What the test does before a frame.
 #[derive(Clone, Copy, Debug)]
 enum Control {
@@ -312,7 +303,7 @@ proptest! {
         pacing in 0_usize..4,
         timestep in prop::sample::select(vec![Timestep::HZ_60, Timestep::HZ_30, Timestep::HZ_120]),
     ) {
-        let run = run(timestep, pacings()[pacing], &frames);
+        let run = run(timestep, common::pacings()[pacing], &frames);
         check(&run)?;
     }
 }
@@ -376,7 +367,7 @@ proptest! {
         let clock = ManualClock::new();
         let mut game_loop = Loop::<Readings>::builder()
             .clock(clock.clone())
-            .pacing(pacings()[pacing])
+            .pacing(common::pacings()[pacing])
             .build()
             .unwrap();
         game_loop.on_update(|readings, step| {

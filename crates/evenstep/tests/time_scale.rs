@@ -6,20 +6,13 @@
 //! a step for each change of speed and each time snapping starts or stands
 //! down.
 
+mod common;
+
 use std::time::Duration;
 
 use evenstep::{Loop, ManualClock, Pacing, PumpKind, Speed, StepBudget, Timestep};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
-
-fn pacings() -> [Pacing; 4] {
-    [
-        Pacing::OFF,
-        Pacing::CENTRED,
-        Pacing::LOCKED,
-        Pacing::snapped(Duration::from_millis(2)).unwrap(),
-    ]
-}
 
 /// What the test does before a paint.
 #[derive(Clone, Copy, Debug)]
@@ -164,7 +157,7 @@ proptest! {
         controls in prop::collection::vec((0_usize..600, control()), 0..6),
     ) {
         let (period, rate_error) = display;
-        let run = run(timestep, pacings()[pacing], period, jitter, frames, seed, &controls);
+        let run = run(timestep, common::pacings()[pacing], period, jitter, frames, seed, &controls);
         let step = run.per_step;
         prop_assert!(
             ((run.simulated - run.booked).abs() as f64) < step,
@@ -182,7 +175,7 @@ proptest! {
 
 #[test]
 fn a_loop_slowed_to_a_quarter_on_a_steady_sixty_hertz_display_runs_a_quarter_of_its_steps() {
-    for pacing in pacings() {
+    for pacing in common::pacings() {
         let controls = [(120, Control::Speed(1, 4))];
         let run = run(Timestep::HZ_60, pacing, 16_666_667, 0, 360, 1, &controls);
         // 120 steps at full speed, then a quarter of 240.

@@ -2,6 +2,9 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+use std::time::Duration;
+
+use evenstep::Pacing;
 use proptest::test_runner::{Config, RngSeed};
 
 /// The fixed-seed configuration every property test uses, so a run is
@@ -28,4 +31,15 @@ fn from_env(name: &str) -> Option<u64> {
             u64::MAX
         )
     }))
+}
+
+/// Every pacing, for the laws that must hold under each: off, centred,
+/// locked, and snapped to the display within 2 ms.
+pub fn pacings() -> [Pacing; 4] {
+    [
+        Pacing::OFF,
+        Pacing::CENTRED,
+        Pacing::LOCKED,
+        Pacing::snapped(Duration::from_millis(2)).unwrap(),
+    ]
 }
