@@ -61,6 +61,7 @@ pub(crate) mod queue;
 mod step_input;
 
 use std::fmt;
+use std::time::Duration;
 
 pub use self::key::{Key, KeyError};
 pub use self::step_input::StepInput;
@@ -187,12 +188,29 @@ pub enum InputError {
     /// [`MAX_WAITING`] events already wait for a step: the loop has not
     /// been pumped for a long time.
     Full,
+    /// The event is stamped more than [`MAX_AHEAD`] after the loop's time
+    /// when it was pushed: a stamp in another unit or time base, which
+    /// would hold back every later event until its time.
+    TooFarAhead {
+        /// How far after the loop's time the stamp was.
+        ahead: Duration,
+    },
 }
 
 /// The most events that wait for a step at once. Far more than a frame
 /// source pushes between two pumps; reached only by a loop that is not
 /// being pumped.
 pub const MAX_WAITING: usize = 65_536;
+
+/// How far after the loop's time an event's stamp may be when it is pushed:
+/// the later of the clock's reading then and the latest pump's time. A
+/// platform stamps an event when it happened, which is never after it is
+/// handed over, so a stamp ahead of the clock is an error of unit or time
+/// base; the second allows for a frame source whose event times come from a
+/// clock a little ahead of the loop's. A stamp after the *last pump* is
+/// normal (a hidden tab pumps about once a second, or less): only the
+/// clock's reading at the push bounds it.
+pub const MAX_AHEAD: Duration = Duration::from_secs(1);
 
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -205,6 +223,14 @@ impl fmt::Display for InputError {
                 f,
                 "{MAX_WAITING} input events already wait for a step; pump the loop \
                  (a tick pump while hidden) so steps take them"
+            ),
+            InputError::TooFarAhead { ahead } => write!(
+                f,
+                "an input event stamped {} ns after the loop's time; a stamp may be \
+                 at most {} ns ({MAX_AHEAD:?}) ahead of the clock when it is pushed \
+                 (is it in nanoseconds, on the loop's clock?)",
+                ahead.as_nanos(),
+                MAX_AHEAD.as_nanos()
             ),
         }
     }

@@ -188,6 +188,103 @@ fn a_give_back_in_a_catch_up_banks_the_rest_within_the_budget() {
     assert_eq!(game_loop.tick(), 5);
 }
 
+#[test]
+fn a_refund_asked_for_by_a_render_is_ignored_and_no_tick_runs_twice() {
+    let clock = ManualClock::new();
+    let mut game_loop = Loop::<Vec<u64>>::builder()
+        .clock(clock.clone())
+        .timestep(Timestep::HZ_50)
+        .pacing(Pacing::OFF)
+        .build()
+        .unwrap();
+    game_loop.on_update(|ran, step| ran.push(step.tick()));
+    game_loop.on_render(|_, frame| frame.control().refund_rest());
+    game_loop.start();
+    let mut ran = Vec::new();
+    for at in [20, 40, 60] {
+        clock.set(ms(at));
+        let _ = game_loop.pump(&mut ran, PumpKind::Paint);
+    }
+    assert_eq!(ran, [0, 1, 2]);
+    assert_eq!(game_loop.tick(), 3);
+    assert_eq!(game_loop.planner().remainder(), Nanos::ZERO);
+}
+
+#[test]
+fn a_refund_asked_for_by_an_update_that_panics_is_forgotten_with_the_pump() {
+    let clock = ManualClock::new();
+    let mut game_loop = Loop::<Vec<u64>>::builder()
+        .clock(clock.clone())
+        .timestep(Timestep::HZ_50)
+        .pacing(Pacing::OFF)
+        .build()
+        .unwrap();
+    game_loop.on_update(|ran, step| {
+        ran.push(step.tick());
+        if step.tick() == 1 && ran.len() == 2 {
+            step.control().refund_rest();
+            panic!("the update fails after asking for a refund");
+        }
+    });
+    game_loop.start();
+    let mut ran = Vec::new();
+    clock.set(ms(20));
+    let _ = game_loop.pump(&mut ran, PumpKind::Paint);
+    clock.set(ms(40));
+    let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        game_loop.pump(&mut ran, PumpKind::Paint)
+    }));
+    assert!(panicked.is_err());
+    game_loop.start();
+    for at in [60, 80, 100] {
+        clock.set(ms(at));
+        let _ = game_loop.pump(&mut ran, PumpKind::Paint);
+    }
+    // Tick 1 began and panicked; ticks 2, 3 and 4 each run once.
+    assert_eq!(ran, [0, 1, 2, 3, 4]);
+    assert_eq!(game_loop.tick(), 5);
+}
+
+#[test]
+fn a_refund_then_a_stop_in_a_catch_up_drops_only_what_the_budget_cannot_bank() {
+    let clock = ManualClock::new();
+    let mut game_loop = Loop::<Lockstep>::builder()
+        .clock(clock.clone())
+        .timestep(Timestep::HZ_50)
+        .pacing(Pacing::OFF)
+        .build()
+        .unwrap();
+    game_loop.on_update(|game, step| {
+        if game.allowed == 0 {
+            step.control().refund_rest();
+            step.control().stop();
+            return;
+        }
+        game.allowed -= 1;
+        game.ran.push(step.tick());
+    });
+    game_loop.start();
+    let mut game = Lockstep {
+        allowed: 3,
+        ..Lockstep::default()
+    };
+    // 200 ms at 50 Hz: ten steps. Three run; the fourth gives back seven
+    // and stops. The budget of five banks five; two are dropped.
+    let caught = game_loop
+        .catch_up(&mut game, std::time::Duration::from_millis(200))
+        .unwrap();
+    assert!(caught.stopped);
+    assert_eq!((caught.steps, game_loop.tick()), (3, 3));
+    assert_eq!(game_loop.planner().remainder(), Nanos::from_millis(100));
+    assert_eq!(
+        (
+            game_loop.stats().dropped_steps(),
+            game_loop.stats().dropped()
+        ),
+        (2, Nanos::from_millis(40))
+    );
+}
+
 proptest! {
     #![proptest_config(common::config(128))]
 

@@ -168,6 +168,8 @@ fn run(timestep: Timestep, pacing: Pacing, frames: &[Frame]) -> Run {
             break;
         }
         now += frame.delta_us * 1_000;
+        // The events come in before the pump, on the clock it reads.
+        clock.set(Timestamp::from_nanos(now));
         for offset in &frame.events_us {
             let at = now.saturating_add_signed(offset * 1_000);
             latest = latest.max(at);
@@ -202,7 +204,6 @@ fn run(timestep: Timestep, pacing: Pacing, frames: &[Frame]) -> Run {
                 assert!(game_loop.tick() >= before);
             }
         }
-        clock.set(Timestamp::from_nanos(now));
         let Pump::Ran(report) = game_loop.pump(&mut seen, PumpKind::Paint) else {
             panic!("the loop runs");
         };

@@ -247,7 +247,9 @@ fn a_queued_step_while_paused_takes_the_input_due_by_its_pump() {
 fn input_in_time_the_budget_dropped_reaches_the_steps_that_ran() {
     let (clock, mut game_loop, mut seen) = rig();
     // A two-second stall: the budget runs 5 steps and drops the rest. The
-    // stall's wall time is spread over the 5 steps: 400 ms each.
+    // stall's wall time is spread over the 5 steps: 400 ms each. The
+    // events are pushed as the stall ends.
+    clock.set(ms(2_000));
     game_loop.push_input(ms(100), press(Key::A)).unwrap();
     game_loop.push_input(ms(900), press(Key::D)).unwrap();
     game_loop.push_input(ms(1_999), press(Key::S)).unwrap();
@@ -328,6 +330,57 @@ fn a_value_that_is_not_finite_is_refused_with_the_rule_and_the_queue_is_unchange
         assert!(error.to_string().contains("must be finite"), "{error}");
     }
     assert_eq!(game_loop.waiting_input().len(), 0);
+}
+
+#[test]
+fn a_stamp_up_to_a_second_after_the_clock_is_taken_and_one_nanosecond_more_is_refused() {
+    let (clock, mut game_loop, _) = rig();
+    clock.set(ms(100));
+    let bound = Timestamp::from_nanos(100_000_000 + 1_000_000_000);
+    game_loop.push_input(bound, press(Key::A)).unwrap();
+    let past = Timestamp::from_nanos(bound.as_nanos() + 1);
+    let error = game_loop.push_input(past, press(Key::D)).unwrap_err();
+    assert_eq!(
+        error,
+        InputError::TooFarAhead {
+            ahead: Duration::from_nanos(1_000_000_001)
+        }
+    );
+    let message = error.to_string();
+    assert!(message.contains("1000000001 ns"), "{message}");
+    assert!(message.contains("at most 1000000000 ns"), "{message}");
+    assert_eq!(evenstep::input::MAX_AHEAD, Duration::from_secs(1));
+    // So is the largest stamp, and nothing is queued for it.
+    let error = game_loop
+        .push_input(Timestamp::MAX, press(Key::D))
+        .unwrap_err();
+    assert!(matches!(error, InputError::TooFarAhead { .. }), "{error}");
+    assert_eq!(game_loop.waiting_input().len(), 1);
+}
+
+#[test]
+fn the_bound_is_measured_from_the_clock_at_the_push_not_from_the_last_pump() {
+    // A hidden tab pumps rarely: a stamp a minute after the last pump is
+    // fine once the clock has moved on that far.
+    let (clock, mut game_loop, mut seen) = rig();
+    pump_at(&mut game_loop, &mut seen, &clock, ms(50));
+    clock.set(ms(60_050));
+    game_loop.push_input(ms(60_040), press(Key::SPACE)).unwrap();
+    // And a pump stamped ahead of the clock moves the loop's time with it.
+    let _ = game_loop.pump_at(&mut seen, PumpKind::Paint, ms(63_000));
+    game_loop.push_input(ms(63_900), press(Key::A)).unwrap();
+    assert_eq!(game_loop.waiting_input().len(), 1);
+}
+
+#[test]
+fn an_event_stamped_far_ahead_no_longer_holds_back_the_events_after_it() {
+    // A clock in the wrong unit: the bad stamp is refused, so presses made
+    // after it reach the steps whose spans hold them.
+    let (clock, mut game_loop, mut seen) = rig();
+    assert!(game_loop.push_input(ms(60_000), press(Key::A)).is_err());
+    game_loop.push_input(ms(10), press(Key::SPACE)).unwrap();
+    pump_at(&mut game_loop, &mut seen, &clock, ms(50));
+    assert_eq!(seen.space[0], (0, true, true, false));
 }
 
 #[test]

@@ -33,8 +33,9 @@ impl<S> Loop<S> {
         let steps = self.run_steps(state, &plan, None);
         let stopped = self.steering.control.stop_requested();
         if stopped {
-            self.stats
-                .record_abandoned(plan.steps_run() - steps, plan.timestep());
+            // Steps given back were banked or dropped as they were given.
+            let abandoned = plan.steps_run() - steps - self.recovery.given_back();
+            self.stats.record_abandoned(abandoned, plan.timestep());
         }
         self.finish(stopped);
         Some(CatchUp {

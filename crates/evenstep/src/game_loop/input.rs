@@ -18,11 +18,15 @@ impl<S> Loop<S> {
     /// # Errors
     ///
     /// [`InputError::NotFinite`] for a motion, wheel or pointer value that
-    /// is NaN or infinite, and [`InputError::Full`] if
+    /// is NaN or infinite; [`InputError::TooFarAhead`] for an `at` more than
+    /// [`MAX_AHEAD`](crate::input::MAX_AHEAD) (a second) after the loop's
+    /// time now (the later of a clock reading taken by this call and the
+    /// latest pump's time); and [`InputError::Full`] if
     /// [`MAX_WAITING`](crate::input::MAX_WAITING) events already wait (the
     /// loop is not being pumped). The queue is then unchanged.
     pub fn push_input(&mut self, at: Timestamp, event: InputEvent) -> Result<(), InputError> {
-        self.input.push(at, event)
+        let now = self.time.read().max(self.time.last_pump());
+        self.input.push(at, event, now)
     }
 
     /// Queues `event` at the clock's reading now: for a frame source whose
@@ -33,7 +37,7 @@ impl<S> Loop<S> {
     /// As [`push_input`](Loop::push_input).
     pub fn push_input_now(&mut self, event: InputEvent) -> Result<(), InputError> {
         let now = self.time.read();
-        self.input.push(now, event)
+        self.input.push(now, event, now)
     }
 
     /// Adds a hook that a paused pump which runs no step calls with the

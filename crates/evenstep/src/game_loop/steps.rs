@@ -34,6 +34,9 @@ impl<S> Loop<S> {
             if !quiet {
                 self.input.begin_step(tick);
             }
+            // Only a step's own updates give it back: a request left by a
+            // render, or by an update that panicked, is forgotten here.
+            let _ = self.steering.control.take_give_back();
             let step = StepContext {
                 timestep,
                 frames: &self.frames,

@@ -5,10 +5,10 @@
 use std::collections::VecDeque;
 use std::num::NonZeroU64;
 
-use evenstep_core::{FramePlan, Timestamp};
+use evenstep_core::{FramePlan, Nanos, Timestamp};
 
 use crate::input::step_input::StepInput;
-use crate::input::{Button, Delivery, InputError, InputEvent, MAX_WAITING};
+use crate::input::{Button, Delivery, InputError, InputEvent, MAX_AHEAD, MAX_WAITING};
 use crate::replay::{InputLog, RecordError};
 
 /// A paused-input hook.
@@ -160,9 +160,22 @@ impl<S> InputQueue<S> {
     }
 
     /// Queues `event` at `at`, taken as the latest time queued if it is
-    /// earlier, so events are delivered in the order pushed.
-    pub(crate) fn push(&mut self, at: Timestamp, event: InputEvent) -> Result<(), InputError> {
+    /// earlier, so events are delivered in the order pushed. `now` is the
+    /// loop's time as the event is pushed: `at` may be at most
+    /// [`MAX_AHEAD`] after it.
+    pub(crate) fn push(
+        &mut self,
+        at: Timestamp,
+        event: InputEvent,
+        now: Timestamp,
+    ) -> Result<(), InputError> {
         event.check()?;
+        let ahead = at.saturating_since(now);
+        if ahead > Nanos::from_duration(MAX_AHEAD) {
+            return Err(InputError::TooFarAhead {
+                ahead: ahead.as_duration(),
+            });
+        }
         if self.waiting.len() >= MAX_WAITING {
             return Err(InputError::Full);
         }
