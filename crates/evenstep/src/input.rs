@@ -124,24 +124,30 @@ pub enum InputEvent {
     /// Relative pointer motion (raw mouse deltas), in the platform's units.
     Motion {
         /// Rightwards.
+        #[cfg_attr(feature = "serde", serde(deserialize_with = "finite"))]
         dx: f64,
         /// Downwards.
+        #[cfg_attr(feature = "serde", serde(deserialize_with = "finite"))]
         dy: f64,
     },
     /// The wheel turned, in the platform's units (lines or pixels, as the
     /// frame source says).
     Wheel {
         /// Rightwards.
+        #[cfg_attr(feature = "serde", serde(deserialize_with = "finite"))]
         dx: f64,
         /// Downwards (towards the user).
+        #[cfg_attr(feature = "serde", serde(deserialize_with = "finite"))]
         dy: f64,
     },
     /// The pointer's absolute position, in the window's pixels from its
     /// top left.
     Pointer {
         /// From the left edge.
+        #[cfg_attr(feature = "serde", serde(deserialize_with = "finite"))]
         x: f64,
         /// From the top edge.
+        #[cfg_attr(feature = "serde", serde(deserialize_with = "finite"))]
         y: f64,
     },
     /// Text typed, in order: what the keys produced after the layout and
@@ -149,6 +155,19 @@ pub enum InputEvent {
     Text(String),
     /// The window lost the keyboard focus: everything held is released.
     FocusLost,
+}
+
+/// Reads a motion, wheel or pointer value, refusing one that is not finite:
+/// a loaded log or a message from the network is held to what
+/// [`Loop::push_input`] takes live.
+#[cfg(feature = "serde")]
+fn finite<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+    let value = <f64 as serde::Deserialize>::deserialize(deserializer)?;
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(serde::de::Error::custom(InputError::NotFinite))
+    }
 }
 
 impl InputEvent {

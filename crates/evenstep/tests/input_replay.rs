@@ -12,7 +12,8 @@ use std::time::Duration;
 
 use evenstep::input::{Button, InputEvent, Key, MouseButton};
 use evenstep::{
-    Loop, ManualClock, Pacing, PumpKind, Speed, StateHash, StepContext, Timestamp, Timestep, replay,
+    Clock, Loop, ManualClock, Pacing, PumpKind, Speed, StateHash, StepContext, Timestamp, Timestep,
+    replay,
 };
 use proptest::prelude::*;
 
@@ -302,6 +303,57 @@ fn a_slow_motion_session_replays_green() {
             .is_green()
     );
     assert_eq!(replayed, game);
+}
+
+#[test]
+fn a_change_of_step_stops_the_recording_and_the_log_before_it_replays_green() {
+    let clock = ManualClock::new();
+    let mut game_loop = Loop::<Game>::builder()
+        .clock(clock.clone())
+        .pacing(Pacing::OFF)
+        .record_input(NonZeroU64::new(1).unwrap(), hash)
+        .build()
+        .unwrap();
+    game_loop.on_update(update);
+    game_loop.start();
+    let mut game = Game::default();
+    let press = InputEvent::Press(Button::Key(Key::SPACE));
+    for i in 1..=60_u64 {
+        if i == 30 {
+            // The rate in force, in other terms, is no change at all.
+            game_loop.set_timestep(Timestep::from_ratio(120, 2).unwrap());
+        }
+        if i == 40 {
+            game_loop.set_timestep(Timestep::HZ_30);
+        }
+        game_loop.push_input(clock.now(), press.clone()).unwrap();
+        game_loop
+            .push_input(clock.now(), InputEvent::Release(Button::Key(Key::SPACE)))
+            .unwrap();
+        clock.advance(Duration::from_nanos(16_666_667));
+        let _ = game_loop.pump(&mut game, PumpKind::Paint);
+    }
+    // Ticks 0 to 38 ran at 60 Hz: the change takes effect at the 40th pump.
+    let error = game_loop.input_record_error().unwrap();
+    assert_eq!(
+        error,
+        evenstep::replay::RecordError::TimestepChanged {
+            tick: 39,
+            recorded: Timestep::HZ_60,
+            new: Timestep::HZ_30,
+        }
+    );
+    let message = error.to_string();
+    assert!(
+        message.contains("from 60 Hz to 30 Hz at tick 39") && message.contains("ticks 0 to 38"),
+        "{message}"
+    );
+    let mut log = game_loop.take_input_log().unwrap();
+    assert_eq!(log.timestep(), Timestep::HZ_60);
+    let mut replayed = Game::default();
+    let report = replay(&mut log, Timestep::HZ_60, &mut replayed, update, hash).unwrap();
+    assert!(report.is_green());
+    assert_eq!(replayed.jumps, 39);
 }
 
 #[cfg(feature = "json")]

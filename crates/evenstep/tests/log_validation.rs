@@ -2,12 +2,14 @@
 //! fields, the tick count, events past the last tick a log holds,
 //! checkpoints off the grid and bytes after the log are each refused with a
 //! message saying what is wrong, the same message from every loader; events
-//! recorded for ticks not yet ended are kept; and a replay that compared no
+//! recorded for ticks not yet ended are kept; the loop's own input is held
+//! to what live input takes (no NaN motion); and a replay that compared no
 //! checkpoint is not green.
 #![cfg(all(feature = "json", feature = "postcard"))]
 
 use std::num::NonZeroU64;
 
+use evenstep::input::{Delivery, InputEvent};
 use evenstep::{
     InputLog, StepContext, Timestep, replay,
     replay::{Input, LoadError},
@@ -235,4 +237,51 @@ fn a_log_recorded_at_another_timestep_is_refused_by_every_loader() {
     ] {
         assert!(matches!(error, LoadError::Timestep(_)), "{error}");
     }
+}
+
+/// A log of the loop's own input with one motion event, `dx` given.
+fn motion_log(dx: f64) -> InputLog<Delivery> {
+    let mut log = InputLog::new(Timestep::HZ_60, NonZeroU64::new(1).unwrap());
+    log.record(
+        0,
+        Delivery {
+            event: InputEvent::Motion { dx, dy: 1.0 },
+            while_paused: false,
+        },
+    )
+    .unwrap();
+    log.end_tick(0, 7).unwrap();
+    log
+}
+
+#[test]
+fn a_motion_that_is_not_finite_is_refused_by_every_loader_as_live_input_refuses_it() {
+    for dx in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let bytes = postcard::to_allocvec(&motion_log(dx)).unwrap();
+        let Err(LoadError::Format(message)) =
+            InputLog::<Delivery>::from_postcard(&bytes, Timestep::HZ_60)
+        else {
+            panic!("a motion of {dx} loaded from postcard");
+        };
+        assert!(message.contains("must be finite"), "{message}");
+        // JSON writes a value that is not finite as `null`; one written by
+        // hand as a number too large for an f64 reads as infinite.
+        for json in [
+            serde_json::to_string(&motion_log(dx)).unwrap(),
+            serde_json::to_string(&motion_log(1.0))
+                .unwrap()
+                .replace("\"dx\":1.0", "\"dx\":1e999"),
+        ] {
+            assert!(
+                InputLog::<Delivery>::from_json(&json, Timestep::HZ_60).is_err(),
+                "{json}"
+            );
+        }
+    }
+    // A finite motion loads.
+    let bytes = postcard::to_allocvec(&motion_log(-2.5)).unwrap();
+    assert_eq!(
+        InputLog::<Delivery>::from_postcard(&bytes, Timestep::HZ_60).unwrap(),
+        motion_log(-2.5)
+    );
 }

@@ -97,6 +97,13 @@ impl<S> Loop<S> {
     /// the new steps. [`timestep`](Loop::timestep) says the new step from
     /// that pump on.
     ///
+    /// A loop that records its input
+    /// ([`LoopBuilder::record_input`](crate::LoopBuilder::record_input))
+    /// stops recording at a change to another rate: a log replays at the
+    /// one step it was recorded at. The log keeps every tick before the
+    /// change, and [`input_record_error`](Loop::input_record_error) says
+    /// [`RecordError::TimestepChanged`](crate::replay::RecordError::TimestepChanged).
+    ///
     /// # Examples
     ///
     /// ```
@@ -215,6 +222,7 @@ impl<S> Loop<S> {
     /// the last render re-expressed like the bank, and a budget given as a
     /// span of time counted again in the new steps.
     fn change_timestep(&mut self, timestep: Timestep) {
+        self.input.timestep_changed(self.frames.tick(), timestep);
         self.since_render.rescale(self.frames.timestep(), timestep);
         self.frames.set_timestep(timestep);
         if let Some(window) = self.steering.budget_window {

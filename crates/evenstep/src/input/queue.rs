@@ -298,6 +298,21 @@ impl<S> InputQueue<S> {
         }
     }
 
+    /// The loop's step changes to `timestep` from `tick` on: a recorder at
+    /// another step stops, with the reason, since its log replays at one.
+    pub(crate) fn timestep_changed(&mut self, tick: u64, timestep: evenstep_core::Timestep) {
+        if let Some(recorder) = self.recorder.as_mut()
+            && recorder.error.is_none()
+            && recorder.log.timestep() != timestep
+        {
+            recorder.error = Some(RecordError::TimestepChanged {
+                tick,
+                recorded: recorder.log.timestep(),
+                new: timestep,
+            });
+        }
+    }
+
     /// The recorded log, if the loop records.
     pub(crate) fn log(&self) -> Option<&InputLog<Delivery>> {
         self.recorder.as_ref().map(|recorder| &recorder.log)

@@ -83,6 +83,11 @@ impl<E> InputLog<E> {
         }
     }
 
+    /// The step the log was recorded at, which its replay runs at.
+    pub fn timestep(&self) -> Timestep {
+        self.timestep
+    }
+
     /// Records `event`, applied before the update of `tick`: the tick being
     /// run, or a later one.
     ///
@@ -258,6 +263,18 @@ pub enum RecordError {
         /// The refused tick.
         tick: u64,
     },
+    /// The loop's fixed step changed while it recorded: a log replays every
+    /// tick at the one step it was recorded at, so the ticks from the
+    /// change on cannot go into it.
+    TimestepChanged {
+        /// The first tick run at the new step: the log holds the ticks
+        /// before it.
+        tick: u64,
+        /// The step the log was recorded at.
+        recorded: Timestep,
+        /// The step the loop changed to.
+        new: Timestep,
+    },
 }
 
 impl fmt::Display for RecordError {
@@ -273,6 +290,17 @@ impl fmt::Display for RecordError {
                 "tick {tick} is past the end of a log, which holds ticks 0 to {}; \
                  record a longer session as several logs",
                 InputLog::<()>::MAX_TICKS - 1
+            ),
+            RecordError::TimestepChanged {
+                tick,
+                recorded,
+                new,
+            } => write!(
+                f,
+                "the step changed from {recorded} to {new} at tick {tick}, and a log \
+                 replays at the one step it was recorded at; the log holds ticks 0 to \
+                 {}, and a session that changes its step is recorded as one log per step",
+                tick.saturating_sub(1)
             ),
         }
     }

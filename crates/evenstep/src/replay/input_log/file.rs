@@ -209,8 +209,16 @@ impl<E> InputLog<E> {
     {
         // Decoded as it stands, then checked by the same code as every
         // loader: postcard's own errors carry no message a check could give.
-        let (file, rest) = postcard::take_from_bytes::<LogFile<E>>(bytes)
-            .map_err(|e| LoadError::Format(e.to_string()))?;
+        let (file, rest) = postcard::take_from_bytes::<LogFile<E>>(bytes).map_err(|e| {
+            LoadError::Format(match e {
+                // A type's own refusal, whose message postcard drops.
+                postcard::Error::SerdeDeCustom => "an event holds a value its type refuses \
+                    (for the loop's input: a motion, wheel or pointer value that is NaN or \
+                    infinite; they must be finite)"
+                    .into(),
+                other => other.to_string(),
+            })
+        })?;
         if !rest.is_empty() {
             return Err(LoadError::Format(format!(
                 "{} byte(s) follow the log; a log file holds one log and nothing else",
