@@ -190,12 +190,19 @@ impl FrameLoop {
     ///
     /// # Errors
     ///
-    /// A report is refused, and changes nothing, if the frame is not one
-    /// of the frames remembered (too old, planned before a
-    /// [`reset`](FrameLoop::reset), or not planned yet), was a hidden
-    /// frame or a catch-up, is said to be shown before its timestamp, or
-    /// does not come after the previous report (an earlier frame, or a time
-    /// not later than the previous showing): see [`FeedbackError`].
+    /// A report is refused, and changes nothing, if the frame
+    ///
+    /// - is not one of the frames remembered (too old, planned before a
+    ///   [`reset`](FrameLoop::reset), or not planned yet);
+    /// - was a hidden frame or a catch-up, which drew nothing;
+    /// - is said to be shown before its timestamp, or more than 2³² ns
+    ///   (about 4.3 s) after it;
+    /// - or does not come after the previous report, while that one is
+    ///   fresh: the same frame reported again, an earlier frame, or a time
+    ///   not later than the previous showing.
+    ///
+    /// A frame drawn at any timestamp, [`Timestamp::MAX`] included, can be
+    /// reported. See [`FeedbackError`] for each refusal's fields.
     ///
     /// # Examples
     ///

@@ -177,6 +177,37 @@ fn a_report_is_taken_only_for_a_remembered_drawn_frame_shown_after_its_stamp_and
 }
 
 #[test]
+fn a_frame_drawn_at_the_last_timestamp_is_reported_and_the_same_frame_again_is_refused() {
+    let mut frames = planner();
+    let last = frames.begin_frame(Timestamp::MAX).frame();
+    assert_eq!(frames.frame_shown(last, Timestamp::MAX), Ok(()));
+    assert_eq!(
+        frames.frame_shown(last, Timestamp::MAX),
+        Err(FeedbackError::OutOfOrder {
+            frame: last,
+            shown: Timestamp::MAX,
+            previous: last,
+            previous_shown: Timestamp::MAX,
+        })
+    );
+    // A hidden frame in the same slot a lap later still reads as not drawn,
+    // and a drawn one after it as drawn.
+    let mut frames = planner();
+    let mut now = START;
+    for _ in 0..FRAMES_IN_FLIGHT {
+        now += 16_000_000;
+        let _ = frames.begin_frame(at(now));
+    }
+    let hidden = frames.begin_hidden_frame(at(now + 16_000_000)).frame();
+    assert_eq!(
+        frames.frame_shown(hidden, at(now + 20_000_000)),
+        Err(FeedbackError::NotDrawn { frame: hidden })
+    );
+    let drawn = frames.begin_frame(at(now + 32_000_000)).frame();
+    assert_eq!(frames.frame_shown(drawn, at(now + 40_000_000)), Ok(()));
+}
+
+#[test]
 fn the_latest_thirty_two_frames_are_remembered_and_a_reset_forgets_them() {
     let mut frames = planner();
     let plans: Vec<FrameId> = (1..=40_u64)

@@ -51,6 +51,8 @@ use crate::{Nanos, Timestamp};
 
 /// How many of the latest planned frames a report can name.
 pub const FRAMES_IN_FLIGHT: usize = 32;
+// One bit a frame in flight, in `Shown::drawn`.
+const _: () = assert!(FRAMES_IN_FLIGHT <= u32::BITS as usize);
 
 /// Reports fitted to the lattice, and reports with a consistent latency,
 /// needed before feedback plans frames.
@@ -72,9 +74,6 @@ const MOST_SPAN_NANOS: u64 = 1 << 42;
 /// Predictions in a row that must have named the refresh a frame was shown
 /// at before feedback plans frames (and the most remembered).
 const PROVEN_AFTER: u32 = 4;
-/// What [`Shown::planned`] holds for a plan that drew nothing. A frame
-/// drawn at this very timestamp (584 years into a clock) reads as one.
-const NOT_DRAWN: Timestamp = Timestamp::MAX;
 /// A frame with no prediction, in [`Shown::predicted`].
 const NOT_PREDICTED: u32 = u32::MAX;
 /// Fractional bits of times and periods on the lattice.
@@ -285,6 +284,10 @@ pub(crate) struct Shown {
     /// The timestamps of the latest frames planned, by number modulo
     /// [`FRAMES_IN_FLIGHT`].
     planned: [Timestamp; FRAMES_IN_FLIGHT],
+    /// Which of them drew: bit `slot` is set for a drawn frame, clear for a
+    /// plan that drew nothing (a hidden frame, a catch-up). A bit, not a
+    /// marker timestamp, so a frame drawn at any time can be reported.
+    drawn: u32,
     /// When each was predicted to be shown, in ns after its timestamp
     /// ([`NOT_PREDICTED`]: it was not).
     predicted: [u32; FRAMES_IN_FLIGHT],
@@ -312,6 +315,7 @@ impl Shown {
     pub(crate) const fn new() -> Shown {
         Shown {
             planned: [Timestamp::ZERO; FRAMES_IN_FLIGHT],
+            drawn: 0,
             predicted: [NOT_PREDICTED; FRAMES_IN_FLIGHT],
             misses: 0,
             judged: 0,
@@ -342,6 +346,7 @@ impl Shown {
         self.next = frame.next();
         let slot = slot_of(frame);
         self.planned[slot] = now;
+        self.drawn |= 1 << slot;
         self.predicted[slot] = NOT_PREDICTED;
         frame
     }
@@ -350,7 +355,8 @@ impl Shown {
     /// report naming it is refused, and the count of refreshes starts
     /// again.
     pub(crate) fn number_hidden(&mut self) -> FrameId {
-        let frame = self.number_drawn(NOT_DRAWN);
+        let frame = self.number_drawn(Timestamp::ZERO);
+        self.drawn &= !(1 << slot_of(frame));
         self.previous = None;
         frame
     }
@@ -481,11 +487,11 @@ impl Shown {
                 newest: (planned > 0).then(|| remembered(1)),
             });
         }
-        let at = self.planned[slot_of(frame)];
-        if at == NOT_DRAWN {
+        let slot = slot_of(frame);
+        if self.drawn & (1 << slot) == 0 {
             return Err(FeedbackError::NotDrawn { frame });
         }
-        Ok(at)
+        Ok(self.planned[slot])
     }
 
     /// The refreshes from the previous frame's predicted refresh to that of

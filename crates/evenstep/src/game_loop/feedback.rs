@@ -37,8 +37,10 @@ impl<S> Loop<S> {
     ///
     /// A report the planner refuses, which changes nothing: a frame it no
     /// longer remembers or never planned, one that was not drawn, one said
-    /// to be shown before it was planned, or one that does not come after
-    /// the previous report ([`FeedbackError`]).
+    /// to be shown before it was planned or more than about 4.3 s after,
+    /// or one that does not come after the previous report (the same frame
+    /// reported again, an earlier frame, or a time not later than the
+    /// previous showing) ([`FeedbackError`]).
     ///
     /// # Examples
     ///
