@@ -223,7 +223,11 @@ impl FramePlan {
         self.timestep.units_to_nanos(self.remainder as u128)
     }
 
-    /// The banked remainder in accumulator units (exact).
+    /// The banked remainder in accumulator units (exact). A `u64`: a plan
+    /// leaves the bank under one step, and a step is a `u64` of units.
+    /// [`FrameLoop::remainder_units`](crate::FrameLoop::remainder_units) is
+    /// a `u128`, because between plans the bank can hold more (a refund of
+    /// steps, a change to a far shorter step).
     pub const fn remainder_units(&self) -> u64 {
         self.remainder
     }

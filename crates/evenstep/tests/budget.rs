@@ -1,7 +1,7 @@
 //! The step budget on the loop: in steps, or as a span of simulation that
 //! is turned into steps of the loop's own timestep (at build, in whatever
 //! order the builder was told, and at every change of the step), so the two
-//! can never disagree.
+//! can never disagree; a window of zero covers one step.
 
 use std::time::Duration;
 
@@ -68,4 +68,32 @@ fn a_budget_set_on_the_loop_clamps_from_the_next_pump() {
     clock.advance(Duration::from_secs(1));
     let _ = game_loop.pump(&mut steps, PumpKind::Tick);
     assert_eq!(steps, 6);
+}
+
+#[test]
+fn a_budget_window_of_zero_covers_one_step_and_a_refresh_hint_of_zero_says_nothing() {
+    let clock = ManualClock::new();
+    let mut game_loop = Loop::<u64>::builder()
+        .clock(clock.clone())
+        .budget_window(Duration::ZERO)
+        .pacing(evenstep::Pacing::OFF)
+        .build()
+        .unwrap();
+    assert_eq!(game_loop.budget().get(), 1);
+    assert_eq!(game_loop.budget_window(), Some(Duration::ZERO));
+    game_loop.set_budget_window(Duration::from_nanos(1));
+    assert_eq!(game_loop.budget().get(), 1);
+    game_loop.on_update(|steps, _| *steps += 1);
+    game_loop.start();
+    let mut steps = 0;
+    clock.advance(Duration::from_millis(100));
+    let _ = game_loop.pump(&mut steps, PumpKind::Tick);
+    assert_eq!(steps, 1);
+    game_loop.set_refresh_hint(Some(Duration::ZERO));
+    assert_eq!(game_loop.planner().refresh_hint(), None);
+    game_loop.set_refresh_hint(Some(Duration::from_nanos(16_666_667)));
+    assert_eq!(
+        game_loop.planner().refresh_hint(),
+        Some(evenstep::Nanos::from_nanos(16_666_667))
+    );
 }

@@ -316,7 +316,11 @@ impl FrameLoop {
     }
 
     /// Banked time in accumulator units (exact; see
-    /// [`remainder`](FrameLoop::remainder)).
+    /// [`remainder`](FrameLoop::remainder)). A `u128`, where
+    /// [`FramePlan::remainder_units`](crate::FramePlan::remainder_units) is a
+    /// `u64`: a plan leaves less than a step banked, but between plans a
+    /// refund or a change to a far shorter step can bank more than a `u64`
+    /// of the new units.
     pub const fn remainder_units(&self) -> u128 {
         self.bank.units()
     }
@@ -357,7 +361,9 @@ impl FrameLoop {
     /// monitor's reported rate; `None`: nothing said). The render cap spaces
     /// frames by it until the display model has measured a period of its
     /// own (see [`DisplayModel::set_period_hint`](crate::DisplayModel::set_period_hint)).
-    /// Kept across [`reset`](FrameLoop::reset) and pacing changes.
+    /// Kept across [`reset`](FrameLoop::reset) and pacing changes. A period
+    /// of zero says nothing, as `None` does: [`refresh_hint`](FrameLoop::refresh_hint)
+    /// then reads `None`.
     pub fn set_refresh_hint(&mut self, period: Option<Nanos>) {
         self.snapper.set_period_hint(period);
     }

@@ -102,8 +102,10 @@ impl<S> LoopBuilder<S> {
     /// The budget as a span of simulation: the fewest whole steps that
     /// cover `window` at the loop's step, whatever order
     /// [`timestep`](LoopBuilder::timestep) and this are called in, and again
-    /// whenever the step rate changes (see [`Loop::set_budget_window`]). The
-    /// later of this and [`budget`](LoopBuilder::budget) wins.
+    /// whenever the step rate changes (see [`Loop::set_budget_window`]). A
+    /// window shorter than one step, zero included, covers one step: a
+    /// budget is never below one. The later of this and
+    /// [`budget`](LoopBuilder::budget) wins.
     pub fn budget_window(mut self, window: Duration) -> LoopBuilder<S> {
         self.budget = Budget::Window(window);
         self

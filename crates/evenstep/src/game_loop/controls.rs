@@ -151,7 +151,8 @@ impl<S> Loop<S> {
     /// Sets the step budget as a span of simulation, from the next pump:
     /// the fewest whole steps that cover `window` at the current step
     /// ([`StepBudget::covering`]), and again at each change of the step
-    /// rate, so the budget can never disagree with the step.
+    /// rate, so the budget can never disagree with the step. A window
+    /// shorter than one step, zero included, covers one step.
     ///
     /// # Examples
     ///
@@ -191,7 +192,9 @@ impl<S> Loop<S> {
     /// monitor's reported rate; `None`: nothing said). Until the planner's
     /// display model has measured a period of its own, the render cap and
     /// the governor go by it (see [`FrameLoop::set_refresh_hint`]); a frame
-    /// source that knows its monitor's rate passes it here.
+    /// source that knows its monitor's rate passes it here. A period of
+    /// zero says nothing, as `None` does (a platform that reports 0 Hz for
+    /// an unknown rate).
     pub fn set_refresh_hint(&mut self, period: Option<Duration>) {
         self.frames
             .set_refresh_hint(period.map(Nanos::from_duration));
