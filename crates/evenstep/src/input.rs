@@ -27,6 +27,16 @@
 //!   events reach them and are never lost; steps a catch-up runs stand for
 //!   absent time and get no events.
 //!
+//! **Under the default pacing** ([`Pacing::LOCKED`](crate::Pacing::LOCKED)),
+//! the planner keeps the bank half a step full after each frame, so jitter
+//! in the frame stamps cannot tip a frame into one step too many or too
+//! few. The last step of a frame then ends half a step before the pump, and
+//! an event in that last half step waits for the next frame's first step:
+//! at 60 steps/s on a 60 Hz display, a press in the last 8.3 ms before a
+//! pump is read one frame (16.7 ms) later than with pacing off. That is
+//! half a step of latency on average, the price of the steady cadence;
+//! [`Pacing::OFF`](crate::Pacing::OFF) puts step ends at the pump.
+//!
 //! **Paused**: a pump of a paused loop that runs no step hands the events
 //! due by its time to the [paused-input hooks](Loop::on_paused_input) (a
 //! pause menu reads them there), and they never reach a step as presses,

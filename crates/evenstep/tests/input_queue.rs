@@ -426,3 +426,65 @@ fn push_input_now_stamps_the_event_at_the_clocks_reading() {
     let times: Vec<_> = game_loop.waiting_input().map(|(at, _)| at).collect();
     assert_eq!(times, [ms(7)]);
 }
+
+/// The frame (counted from the press's) whose step reads a press stamped
+/// `before` ns ahead of a pump, on a steady 60 Hz display at 60 steps/s
+/// under `pacing`.
+fn frames_a_press_waits(pacing: Pacing, before: u64) -> usize {
+    let clock = ManualClock::new();
+    let mut game_loop = Loop::<Vec<u64>>::builder()
+        .clock(clock.clone())
+        .pacing(pacing)
+        .build()
+        .unwrap();
+    game_loop.on_update(|pressed, step| {
+        if step.input().pressed(Key::SPACE) {
+            pressed.push(step.tick());
+        }
+    });
+    game_loop.start();
+    // Rounded up, so with pacing off every frame runs its step.
+    let refresh = |k: u64| Timestamp::from_nanos((k * 1_000_000_000).div_ceil(60));
+    let mut pressed = Vec::new();
+    // Two seconds to lock onto the display.
+    for k in 1..=120 {
+        clock.set(refresh(k));
+        let _ = game_loop.pump(&mut pressed, PumpKind::Paint);
+    }
+    let press_frame = 121;
+    let at = Timestamp::from_nanos(refresh(press_frame).as_nanos() - before);
+    clock.set(at);
+    game_loop.push_input(at, press(Key::SPACE)).unwrap();
+    for k in press_frame..press_frame + 3 {
+        clock.set(refresh(k));
+        let _ = game_loop.pump(&mut pressed, PumpKind::Paint);
+        if !pressed.is_empty() {
+            return (k - press_frame) as usize;
+        }
+    }
+    panic!("no step read the press");
+}
+
+#[test]
+fn under_locked_pacing_a_press_in_the_last_half_step_before_a_pump_waits_one_frame() {
+    // The numbers the input docs give: at 60 steps/s on a 60 Hz display the
+    // bank sits half a step (8.33 ms) full after a frame, so this frame's
+    // step ends 8.33 ms before its pump.
+    for before in [500_000, 4_000_000, 8_000_000, 8_300_000] {
+        assert_eq!(
+            frames_a_press_waits(Pacing::LOCKED, before),
+            1,
+            "{before} ns"
+        );
+        assert_eq!(frames_a_press_waits(Pacing::OFF, before), 0, "{before} ns");
+    }
+    for before in [8_400_000, 12_000_000, 16_000_000] {
+        assert_eq!(
+            frames_a_press_waits(Pacing::LOCKED, before),
+            0,
+            "{before} ns"
+        );
+        assert_eq!(frames_a_press_waits(Pacing::OFF, before), 0, "{before} ns");
+    }
+    assert_eq!(Pacing::default(), Pacing::LOCKED);
+}
