@@ -37,17 +37,17 @@ pub(crate) fn timestep_of(step: Duration) -> (Timestep, Option<Refusal>) {
             }
         }
     }
-    match Timestep::from_duration(step) {
-        Ok(timestep) => (timestep, None),
-        Err(_) => {
+    Timestep::from_duration(step).map_or_else(
+        |_| {
             let taken = Timestep::from_duration(LONGEST).unwrap_or_default();
             let refusal = Refusal::StepOutOfRange {
                 requested: step,
                 taken,
             };
             (taken, Some(refusal))
-        }
-    }
+        },
+        |timestep| (timestep, None),
+    )
 }
 
 /// What `Time<Fixed>` says the step is while `timestep` runs: its exact

@@ -94,15 +94,12 @@ impl Planner {
     /// pause and speed.
     pub(crate) fn plan(&mut self, readings: &Readings) -> Planned {
         let mirrored = self.speed.mirror(readings.paused, readings.relative_speed);
-        let (running, refused_step) = match &mut self.running {
-            Some(running) => {
-                let refused = running.follow(readings);
-                (running, refused)
-            }
-            None => {
-                let (running, refused) = Running::start(readings);
-                (self.running.insert(running), refused)
-            }
+        let (running, refused_step) = if let Some(running) = &mut self.running {
+            let refused = running.follow(readings);
+            (running, refused)
+        } else {
+            let (running, refused) = Running::start(readings);
+            (self.running.insert(running), refused)
         };
         running.frames.set_speed(mirrored.speed);
         if mirrored.resumed {
@@ -187,16 +184,13 @@ impl Running {
             return refused;
         }
         if settings.timestep != self.applied.timestep {
-            let timestep = match settings.timestep {
-                Some(timestep) => {
-                    self.nominal = fixed_rate::nominal(timestep);
-                    timestep
-                }
-                None => {
-                    let (timestep, out_of_range) = fixed_rate::timestep_of(self.nominal);
-                    refused = refused.or(out_of_range);
-                    timestep
-                }
+            let timestep = if let Some(timestep) = settings.timestep {
+                self.nominal = fixed_rate::nominal(timestep);
+                timestep
+            } else {
+                let (timestep, out_of_range) = fixed_rate::timestep_of(self.nominal);
+                refused = refused.or(out_of_range);
+                timestep
             };
             self.frames.set_timestep(timestep);
         }

@@ -70,7 +70,7 @@ fn a_time_fixed_step_over_an_hour_is_refused_in_a_message() {
     let mut app = app(1.0 / 3_601.0, EvenstepSettings::default());
     let refused = Refusal::StepOutOfRange {
         requested: Duration::from_secs(3_601),
-        taken: Timestep::from_duration(Duration::from_secs(3_600)).unwrap(),
+        taken: Timestep::from_duration(Duration::from_hours(1)).unwrap(),
     };
     assert_eq!(frames(&mut app, 2), [vec![refused], vec![]]);
     assert!(refused.to_string().contains("1 ns to 1 hour"));
