@@ -26,7 +26,7 @@ use evenstep_bevy::{EvenstepPlugin, FixedPlan, Stall};
 const FRAMES: u32 = 90;
 
 /// A body falling under gravity, simulated at the fixed step.
-#[derive(Component, Default)]
+#[derive(Component)]
 struct Body {
     height: f64,
     speed: f64,
@@ -34,30 +34,44 @@ struct Body {
     previous: f64,
 }
 
+impl Body {
+    /// A body at rest at `height`. Its `previous` height is `height` too:
+    /// left at 0, the frames before the first step would draw it blended
+    /// up from the ground, a teleport.
+    const fn at_rest(height: f64) -> Body {
+        Body {
+            height,
+            speed: 0.0,
+            previous: height,
+        }
+    }
+}
+
 /// Where the body is drawn, between its last two steps.
 #[derive(Component, Default)]
-struct Drawn(f64);
+pub(crate) struct Drawn(pub(crate) f64);
 
 fn main() -> AppExit {
-    App::new()
-        // What `MinimalPlugins` is, less the CI testing plugin.
-        .add_plugins((
-            TaskPoolPlugin::default(),
-            FrameCountPlugin,
-            TimePlugin,
-            ScheduleRunnerPlugin::run_loop(Duration::from_secs_f64(1.0 / 60.0)),
-        ))
-        .add_plugins(EvenstepPlugin)
+    let mut app = App::new();
+    // What `MinimalPlugins` is, less the CI testing plugin.
+    app.add_plugins((
+        TaskPoolPlugin::default(),
+        FrameCountPlugin,
+        TimePlugin,
+        ScheduleRunnerPlugin::run_loop(Duration::from_secs_f64(1.0 / 60.0)),
+    ));
+    demo(&mut app).run()
+}
+
+/// The demo, on an app that has `TimePlugin` and `FrameCountPlugin`: the
+/// plugin, the 20 Hz step, the body, and the systems that move, draw and
+/// report it.
+pub(crate) fn demo(app: &mut App) -> &mut App {
+    app.add_plugins(EvenstepPlugin)
         // The physics step: 20 Hz, as the app configures it for Bevy's loop.
         .insert_resource(Time::<Fixed>::from_hz(20.0))
         .add_systems(Startup, |mut commands: Commands| {
-            commands.spawn((
-                Body {
-                    height: 100.0,
-                    ..Body::default()
-                },
-                Drawn::default(),
-            ));
+            commands.spawn((Body::at_rest(100.0), Drawn::default()));
         })
         .add_systems(FixedUpdate, fall)
         .add_systems(
@@ -65,7 +79,6 @@ fn main() -> AppExit {
             interpolate.in_set(RunFixedMainLoopSystems::AfterFixedMainLoop),
         )
         .add_systems(Update, (stall_once, print_plan, stop_after_frames).chain())
-        .run()
 }
 
 /// One physics step: every step gets the same `dt`.

@@ -5,6 +5,8 @@ use core::time::Duration;
 
 use evenstep_core::{Rate, Timestep};
 
+use crate::published::Refusal;
+
 /// The rates a `Time<Fixed>` step is read back as: whole hertz, and the
 /// NTSC family (`n / 1001` seconds).
 const PER_SECONDS: [u64; 2] = [1, 1_001];
@@ -16,9 +18,9 @@ const LONGEST: Duration = Duration::from_hours(1);
 /// `n` steps every 1 or every 1001 seconds whose exact step lies within a
 /// nanosecond of it, when there is one (`Time::<Fixed>::from_hz(60.0)`,
 /// 16,666,667 ns, is 60 Hz; `from_hz(60_000.0 / 1_001.0)` is 59.94 Hz),
-/// and otherwise exactly `step`. `Err` names the valid range for a step
-/// longer than an hour, with the step taken instead.
-pub(crate) fn timestep_of(step: Duration) -> Result<Timestep, (Timestep, String)> {
+/// and otherwise exactly `step`. A step longer than an hour is refused:
+/// steps of an hour are taken instead, and the refusal is returned too.
+pub(crate) fn timestep_of(step: Duration) -> (Timestep, Option<Refusal>) {
     let nanos = step.as_nanos();
     for per_seconds in PER_SECONDS {
         let span = u128::from(per_seconds) * 1_000_000_000;
@@ -31,18 +33,21 @@ pub(crate) fn timestep_of(step: Duration) -> Result<Timestep, (Timestep, String)
         if events > 0 && span.abs_diff(nanos * u128::from(events)) < u128::from(events) {
             let exact = Rate::ratio(events, per_seconds).map(Timestep::from_rate);
             if let Ok(Ok(timestep)) = exact {
-                return Ok(timestep);
+                return (timestep, None);
             }
         }
     }
-    Timestep::from_duration(step).map_err(|_| {
-        let longest = Timestep::from_duration(LONGEST).unwrap_or_default();
-        let message = format!(
-            "Time<Fixed>'s step of {step:?} is outside evenstep's range of 1 ns to 1 hour; \
-             running steps of 1 hour"
-        );
-        (longest, message)
-    })
+    Timestep::from_duration(step).map_or_else(
+        |_| {
+            let taken = Timestep::from_duration(LONGEST).unwrap_or_default();
+            let refusal = Refusal::StepOutOfRange {
+                requested: step,
+                taken,
+            };
+            (taken, Some(refusal))
+        },
+        |timestep| (timestep, None),
+    )
 }
 
 /// What `Time<Fixed>` says the step is while `timestep` runs: its exact
@@ -60,7 +65,10 @@ mod tests {
 
     #[test]
     fn bevy_steps_read_back_as_the_rates_they_round() {
-        let read = |step: Duration| timestep_of(step).unwrap();
+        let read = |step: Duration| match timestep_of(step) {
+            (timestep, None) => timestep,
+            (_, Some(refusal)) => panic!("{refusal}"),
+        };
         assert_eq!(read(Duration::from_secs_f64(1.0 / 60.0)), Timestep::HZ_60);
         assert_eq!(read(Duration::from_nanos(16_666_666)), Timestep::HZ_60);
         assert_eq!(read(Duration::from_micros(15_625)), Timestep::HZ_64);
@@ -84,8 +92,18 @@ mod tests {
 
     #[test]
     fn a_step_over_an_hour_is_refused_with_the_valid_range() {
-        let (taken, message) = timestep_of(Duration::from_secs(3_601)).unwrap_err();
-        assert_eq!(taken, Timestep::from_duration(LONGEST).unwrap());
+        let longest = Timestep::from_duration(LONGEST).unwrap();
+        let (taken, refusal) = timestep_of(Duration::from_secs(3_601));
+        assert_eq!(taken, longest);
+        let refusal = refusal.unwrap();
+        assert_eq!(
+            refusal,
+            Refusal::StepOutOfRange {
+                requested: Duration::from_secs(3_601),
+                taken: longest,
+            }
+        );
+        let message = refusal.to_string();
         assert!(message.contains("1 ns to 1 hour"), "{message}");
     }
 
@@ -103,7 +121,7 @@ mod tests {
             Timestep::HZ_20,
             Timestep::HZ_144,
         ] {
-            assert_eq!(timestep_of(nominal(timestep)).unwrap(), timestep);
+            assert_eq!(timestep_of(nominal(timestep)), (timestep, None));
         }
     }
 }

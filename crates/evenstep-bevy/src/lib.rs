@@ -34,8 +34,13 @@
 //! # Each frame
 //!
 //! The plugin takes the place of Bevy's runner in `RunFixedMainLoop`
-//! ([`run_fixed_main_loop`] in `RunFixedMainLoopSystems::FixedMainLoop`;
-//! Bevy's `run_fixed_main_schedule` is removed in `Plugin::finish`), and:
+//! ([`run_fixed_main_loop`] in `RunFixedMainLoopSystems::FixedMainLoop`).
+//! Bevy's `run_fixed_main_schedule` is removed as the plugin is added when
+//! `TimePlugin` is already there, so an app driven by `app.update()` alone
+//! (a headless test) runs the planned steps only; with `TimePlugin` added
+//! after the plugin it is removed in `Plugin::finish`, and an app updated
+//! without `app.finish()` then panics at the first update, naming both
+//! remedies, rather than run `FixedMain` twice a step. Each frame, it:
 //!
 //! 1. applies [`EvenstepSettings`] and a change of `Time<Fixed>`'s step;
 //! 2. plans the frame from **`Time<Real>`**, with `Time<Virtual>`'s pause
@@ -51,8 +56,9 @@
 //!    plan's alpha (within `f32` rounding), for interpolation crates that
 //!    read it, and sets the generic `Time` back to `Time<Virtual>`, as Bevy
 //!    does;
-//! 5. publishes the plan as the [`FixedPlan`] resource, and writes a
-//!    [`Stall`] message on a frame whose budget dropped steps.
+//! 5. publishes the plan as the [`FixedPlan`] resource, writes a [`Stall`]
+//!    message on a frame whose budget dropped steps, and a [`Refusal`] on
+//!    a frame that refused a step or a speed (see *Settings*).
 //!
 //! # `Time<Fixed>` under the plugin
 //!
@@ -62,9 +68,15 @@
 //! - **The nominal step is rounded.** `Time<Fixed>::timestep` holds whole
 //!   nanoseconds: the exact step rounded to the nearest one (16,666,667 ns
 //!   for 60 Hz, 16,683,333 ns for 59.94 Hz). Since elapsed time is exact,
-//!   `Time<Fixed>::delta` alternates between the two whole nanoseconds
-//!   around the exact step (16,683,333 and 16,683,334 ns for 59.94 Hz;
-//!   16,666,666 and 16,666,667 ns for 60 Hz), summing to the exact time.
+//!   `Time<Fixed>::delta` is the whole nanoseconds from one exact step end
+//!   to the next, each end rounded down, so it takes the two values around
+//!   the exact step in a repeating pattern: 16,666,666, 16,666,667,
+//!   16,666,667 ns, over and over, for 60 Hz; 16,683,333, 16,683,333,
+//!   16,683,334 ns for 59.94 Hz; summing to the exact time.
+//! - **A `Time<Fixed>` inserted anew** (to reset the fixed clock, or to
+//!   change its rate) goes on from the elapsed time it holds, one step a
+//!   step: its next step's `delta` is one step, never the time played
+//!   before it. The planner's tick, bank and simulation time go on.
 //! - **It can run ahead of `Time<Virtual>`.** Its elapsed time is the
 //!   planner's simulation time, not `Time<Virtual>`'s. With pacing off it
 //!   trails `Time<Virtual>::elapsed`, as in Bevy's loop, by the banked
@@ -101,8 +113,11 @@
 //! `FrameLoop::set_timestep` takes it (the banked time kept as time, the
 //! tick and simulation time going on). While the settings name a step,
 //! that step is the one in force: a different rate written to
-//! `Time<Fixed>` is refused loudly (an error is logged, naming the setting
-//! to change) and `Time<Fixed>` is set back to the step in force.
+//! `Time<Fixed>` is refused loudly (a [`Refusal::FixedStep`] message is
+//! written and an error logged, naming the setting to change) and
+//! `Time<Fixed>` is set back to the step in force. A step longer than an
+//! hour, evenstep's longest, runs as steps of an hour, refused in the same
+//! way ([`Refusal::StepOutOfRange`]).
 //!
 //! **Pause and relative speed** are read from `Time<Virtual>` every frame.
 //! A pause runs no steps and keeps the blend factor; the frame after the
@@ -112,7 +127,8 @@
 //! 1.5 and 1/3 are exact, and the planner then carries every fraction of a
 //! nanosecond where Bevy's `Duration::mul_f64` rounds each frame; a speed
 //! that is no such fraction (π, or 10⁻⁶) runs at the nearest one, and a
-//! speed above 65535 at 65535, with a warning.
+//! speed above 65535 at 65535, refused with a [`Refusal::Speed`] message
+//! and a warning.
 //!
 //! **`max_delta` no longer hides stalls.** The budget sees the whole real
 //! delta and reports it: a 400 ms hitch at 60 Hz is 24 steps due, the
@@ -141,23 +157,34 @@
 //! update their buffers (in `First`) only after `FixedPostUpdate` has run,
 //! and the plugin runs the whole of `FixedMain` for each step. So a
 //! `FixedUpdate` reader reads each message exactly once, in the first step
-//! that runs after the frame that wrote it: never missed, never doubled,
-//! across any run of frames without a step, a pause, or a stall the budget
-//! clamps, as under Bevy's own loop.
+//! that runs after it was written: never missed, never doubled, across any
+//! run of frames without a step, a pause, or a stall the budget clamps, as
+//! under Bevy's own loop. Bevy's input messages are written before
+//! `RunFixedMainLoop` (by the window's runner between updates, or in
+//! `PreUpdate`), so they reach the first step of the frame that received
+//! them, or of the next frame that runs one.
 //!
 //! That is the granularity: a frame. Bevy's input messages carry no
-//! timestamp, so all of a frame's messages go to the same step, the first
-//! one that runs after the frame wrote them, wherever in the frame's span
-//! they happened; the other steps of that frame read none. Messages written
+//! timestamp, so the plugin cannot place one within a frame: all of a
+//! frame's messages go to the same step, the first that runs after they
+//! were written, wherever in the frame's span they happened, and the other
+//! steps of that frame read none. Pacing does not move them: under any
+//! pacing a message waits only for the next step to run. Messages written
 //! during a pause reach the first step after it.
 //!
-//! evenstep's own `Loop` (the `evenstep` crate) goes further, for a game
-//! that drives its loop itself: events are pushed with the time they
-//! happened (`Loop::push_input`), and each goes to the step whose
-//! wall-clock span holds it, so a press late in a frame of three steps is
-//! read by the third; each step reads its events folded into a `StepInput`
-//! (held buttons, presses, summed motion, text); input during a pause goes
-//! to paused-input hooks and never reaches a step as a press; and
+//! evenstep's own `Loop` (the `evenstep` crate), for a game that drives
+//! its loop itself, places input by time: events are pushed with the time
+//! they happened (`Loop::push_input`), and each goes to the first step that
+//! ends at or after it. Without pacing (`Pacing::OFF`) that is the step
+//! whose wall-clock span holds it, so a press late in a frame of three
+//! steps is read by the third. Under pacing (locked, the default) the bank
+//! is kept mid-step, so a frame's last step ends half a step before the
+//! pump: a press in that last half step waits for the next frame's first
+//! step, half a step more input latency (at 60 steps a second on a 60 Hz
+//! display, a press in the last 8.3 ms before a pump waits a frame,
+//! 16.7 ms). Each step reads its events folded into a `StepInput` (held
+//! buttons, presses, summed motion, text); input during a pause goes to
+//! paused-input hooks and never reaches a step as a press; and
 //! `LoopBuilder::record_input` records every step's input for replay.
 //!
 //! # Features
@@ -178,7 +205,7 @@ mod settings;
 mod virtual_speed;
 
 pub use plugin::EvenstepPlugin;
-pub use published::{FixedPlan, Stall};
+pub use published::{FixedPlan, Refusal, Stall};
 pub use runner::run_fixed_main_loop;
 pub use settings::{Budget, EvenstepSettings};
 

@@ -5,9 +5,10 @@
 use core::time::Duration;
 
 use bevy_ecs::resource::Resource;
-use evenstep_core::{FrameLoop, FramePlan, Nanos, Pacing, Timestamp, Timestep};
+use evenstep_core::{FrameLoop, FramePlan, Nanos, Pacing, Timestamp};
 
 use crate::fixed_rate;
+use crate::published::Refusal;
 use crate::settings::EvenstepSettings;
 use crate::virtual_speed::VirtualSpeed;
 
@@ -33,10 +34,28 @@ pub(crate) struct Planned {
     pub(crate) plan: FramePlan,
     /// What `Time<Fixed>::timestep` says while the plan's step runs.
     pub(crate) nominal: Duration,
-    /// Where `Time<Fixed>::elapsed` stood at the first frame.
-    pub(crate) base: Duration,
+    /// Where `Time<Fixed>::elapsed` stands at a simulation time.
+    pub(crate) anchor: Anchor,
     pub(crate) pacing: Pacing,
     pub(crate) refresh_period: Option<Nanos>,
+    /// What the frame refused: a step, a speed.
+    pub(crate) refusals: [Option<Refusal>; 2],
+}
+
+/// `Time<Fixed>::elapsed` at a simulation time of the planner: a step
+/// ending at simulation time `t` ends at `elapsed + (t - sim)`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Anchor {
+    elapsed: Duration,
+    sim: Nanos,
+}
+
+impl Anchor {
+    /// Where `Time<Fixed>::elapsed` stands at simulation time `sim`.
+    pub(crate) fn elapsed_at(self, sim: Nanos) -> Duration {
+        self.elapsed
+            .saturating_add(sim.saturating_sub(self.sim).as_duration())
+    }
 }
 
 /// The plugin's state: the planner, from the first frame on.
@@ -54,9 +73,11 @@ struct Running {
     applied: EvenstepSettings,
     /// What `Time<Fixed>::timestep` says while the step in force runs.
     nominal: Duration,
-    /// `Time<Fixed>::elapsed` at the first frame: a step ends at this plus
-    /// the planner's simulation time after it.
-    base: Duration,
+    /// Where `Time<Fixed>`'s clock stands against the planner's: anchored
+    /// at the first frame, and again at a `Time<Fixed>` put in anew.
+    anchor: Anchor,
+    /// `Time<Fixed>::elapsed` as the last frame left it.
+    left: Duration,
 }
 
 impl Planner {
@@ -73,76 +94,103 @@ impl Planner {
     /// pause and speed.
     pub(crate) fn plan(&mut self, readings: &Readings) -> Planned {
         let mirrored = self.speed.mirror(readings.paused, readings.relative_speed);
-        let running = match &mut self.running {
-            Some(running) => {
-                running.follow(readings);
-                running
-            }
-            None => self.running.insert(Running::start(readings)),
+        let (running, refused_step) = if let Some(running) = &mut self.running {
+            let refused = running.follow(readings);
+            (running, refused)
+        } else {
+            let (running, refused) = Running::start(readings);
+            (self.running.insert(running), refused)
         };
         running.frames.set_speed(mirrored.speed);
         if mirrored.resumed {
             // As evenstep's `Loop`: the paused gap is not replayed.
             running.frames.resync(readings.now);
         }
+        let plan = running.frames.begin_frame(readings.now);
+        running.left = running.anchor.elapsed_at(plan.sim_time());
         Planned {
-            plan: running.frames.begin_frame(readings.now),
+            plan,
             nominal: running.nominal,
-            base: running.base,
+            anchor: running.anchor,
             pacing: running.frames.pacing(),
             refresh_period: running.frames.refresh_period(),
+            refusals: [refused_step, mirrored.refused],
         }
+    }
+
+    /// Whether the first frame has been planned.
+    pub(crate) const fn started(&self) -> bool {
+        self.running.is_some()
     }
 }
 
 impl Running {
-    /// The planner of the first frame, anchored at it.
-    fn start(readings: &Readings) -> Running {
+    /// The planner of the first frame, anchored at it, and the step it
+    /// refused, if any.
+    fn start(readings: &Readings) -> (Running, Option<Refusal>) {
         let settings = readings.settings;
-        let (timestep, nominal) = match settings.timestep {
-            Some(timestep) => (timestep, fixed_rate::nominal(timestep)),
-            None => (followed(readings.fixed_step), readings.fixed_step),
+        let ((timestep, refused), nominal) = match settings.timestep {
+            Some(timestep) => ((timestep, None), fixed_rate::nominal(timestep)),
+            None => (
+                fixed_rate::timestep_of(readings.fixed_step),
+                readings.fixed_step,
+            ),
         };
         let budget = settings.budget.steps(timestep);
-        Running {
+        let running = Running {
             frames: FrameLoop::new(timestep, budget, readings.now).with_pacing(settings.pacing),
             applied: settings,
             nominal,
-            base: readings.fixed_elapsed,
-        }
+            anchor: Anchor {
+                elapsed: readings.fixed_elapsed,
+                sim: Nanos::ZERO,
+            },
+            left: readings.fixed_elapsed,
+        };
+        (running, refused)
     }
 
-    /// Takes in a change of `Time<Fixed>`'s step by user code, and of the
-    /// settings.
-    fn follow(&mut self, readings: &Readings) {
+    /// Takes in a change of `Time<Fixed>` by user code (its step, or a new
+    /// one put in its place) and of the settings; returns the step it
+    /// refused, if any.
+    fn follow(&mut self, readings: &Readings) -> Option<Refusal> {
+        if readings.fixed_elapsed != self.left {
+            // A `Time<Fixed>` put in anew (or its clock moved): its clock
+            // goes on from where it now stands, one step a step.
+            self.anchor = Anchor {
+                elapsed: readings.fixed_elapsed,
+                sim: self.frames.simulated(),
+            };
+        }
         let settings = readings.settings;
+        let mut refused = None;
         let mut step_changed = false;
         if readings.fixed_step != self.nominal {
             if settings.timestep.is_none() {
                 self.nominal = readings.fixed_step;
-                self.frames.set_timestep(followed(readings.fixed_step));
+                let (timestep, out_of_range) = fixed_rate::timestep_of(readings.fixed_step);
+                self.frames.set_timestep(timestep);
+                refused = out_of_range;
                 step_changed = true;
             } else {
-                log::error!(
-                    "Time<Fixed>'s step was set to {:?}, but EvenstepSettings::timestep names \
-                     the step ({}); keeping it and setting Time<Fixed> back to {:?}. Change \
-                     EvenstepSettings::timestep instead, or set it to None to follow Time<Fixed>",
-                    readings.fixed_step,
-                    self.frames.timestep(),
-                    self.nominal,
-                );
+                refused = Some(Refusal::FixedStep {
+                    requested: readings.fixed_step,
+                    kept: self.frames.timestep(),
+                    nominal: self.nominal,
+                });
             }
         }
         if !step_changed && settings == self.applied {
-            return;
+            return refused;
         }
         if settings.timestep != self.applied.timestep {
-            let timestep = match settings.timestep {
-                Some(timestep) => {
-                    self.nominal = fixed_rate::nominal(timestep);
-                    timestep
-                }
-                None => followed(self.nominal),
+            let timestep = if let Some(timestep) = settings.timestep {
+                self.nominal = fixed_rate::nominal(timestep);
+                timestep
+            } else {
+                let (timestep, out_of_range) = fixed_rate::timestep_of(self.nominal);
+                refused = refused.or(out_of_range);
+                timestep
             };
             self.frames.set_timestep(timestep);
         }
@@ -152,14 +200,6 @@ impl Running {
         self.frames
             .set_budget(settings.budget.steps(self.frames.timestep()));
         self.applied = settings;
+        refused
     }
-}
-
-/// The step `Time<Fixed>`'s `step` stands for; a step out of evenstep's
-/// range is logged with the range and the step taken instead.
-fn followed(step: Duration) -> Timestep {
-    fixed_rate::timestep_of(step).unwrap_or_else(|(taken, message)| {
-        log::error!("{message}");
-        taken
-    })
 }

@@ -1,11 +1,13 @@
 //! The plugin: evenstep's runner in `RunFixedMainLoop`, in place of Bevy's.
 
 use bevy_app::{App, Plugin, RunFixedMainLoop, RunFixedMainLoopSystems};
+use bevy_ecs::resource::Resource;
 use bevy_ecs::schedule::{IntoScheduleConfigs, ScheduleCleanupPolicy};
-use bevy_time::{TimePlugin, run_fixed_main_schedule};
+use bevy_ecs::world::World;
+use bevy_time::{Real, Time, TimePlugin, run_fixed_main_schedule};
 
 use crate::planner::Planner;
-use crate::published::Stall;
+use crate::published::{Refusal, Stall};
 use crate::runner::run_fixed_main_loop;
 use crate::settings::EvenstepSettings;
 
@@ -13,16 +15,21 @@ use crate::settings::EvenstepSettings;
 /// plugins (`DefaultPlugins`, `MinimalPlugins`, or `TimePlugin` at least).
 ///
 /// It adds [`EvenstepSettings`] (keeping one already inserted), the
-/// [`Stall`] message and [`run_fixed_main_loop`] in
-/// `RunFixedMainLoopSystems::FixedMainLoop`, and, in [`Plugin::finish`],
-/// removes `bevy_time`'s `run_fixed_main_schedule` from there, so that
-/// `FixedMain` runs exactly the steps evenstep plans. The plan itself
+/// [`Stall`] and [`Refusal`] messages and [`run_fixed_main_loop`] in
+/// `RunFixedMainLoopSystems::FixedMainLoop`, and removes `bevy_time`'s
+/// `run_fixed_main_schedule` from there, so that `FixedMain` runs exactly
+/// the steps evenstep plans: at once when `TimePlugin` is already in the
+/// app, and otherwise in [`Plugin::finish`]. The plan itself
 /// ([`FixedPlan`](crate::FixedPlan)) appears at the first frame.
 ///
 /// # Panics
 ///
 /// In [`Plugin::finish`], if the app has no `TimePlugin`: without Bevy's
-/// clocks there is nothing to plan from.
+/// clocks there is nothing to plan from. At the first update, if Bevy's
+/// runner is still in place: `TimePlugin` was added after this plugin and
+/// the app was updated without `app.finish()` (`App::run` calls it; a test
+/// that only calls `app.update()` does not), so `FixedMain` would run twice
+/// the planned steps.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EvenstepPlugin;
 
@@ -30,11 +37,16 @@ impl Plugin for EvenstepPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<EvenstepSettings>()
             .add_message::<Stall>()
+            .add_message::<Refusal>()
             .insert_resource(Planner::new())
             .add_systems(
                 RunFixedMainLoop,
                 run_fixed_main_loop.in_set(RunFixedMainLoopSystems::FixedMainLoop),
             );
+        if app.is_plugin_added::<TimePlugin>() {
+            // At once, for an app that is updated without `finish`.
+            remove_bevys_runner(app);
+        }
     }
 
     fn finish(&self, app: &mut App) {
@@ -43,15 +55,48 @@ impl Plugin for EvenstepPlugin {
             "EvenstepPlugin drives bevy_time's fixed loop: add TimePlugin \
              (or MinimalPlugins, or DefaultPlugins) to the app as well"
         );
-        // Bevy's runner would run `FixedMain` a second time each frame, on
-        // its own accumulator.
-        let removed = app.remove_systems_in_set(
-            RunFixedMainLoop,
-            run_fixed_main_schedule,
-            ScheduleCleanupPolicy::RemoveSystemsOnly,
-        );
-        if let Err(error) = removed {
-            log::warn!("EvenstepPlugin found no run_fixed_main_schedule to remove: {error}");
+        if !app.world().contains_resource::<BevyRunnerRemoved>() {
+            remove_bevys_runner(app);
         }
     }
+}
+
+/// Set once `bevy_time`'s runner is out of `RunFixedMainLoop`.
+#[derive(Resource, Debug)]
+struct BevyRunnerRemoved;
+
+/// Takes `bevy_time`'s runner out of `RunFixedMainLoop`: it would run
+/// `FixedMain` a second time each frame, on its own accumulator.
+fn remove_bevys_runner(app: &mut App) {
+    let removed = app.remove_systems_in_set(
+        RunFixedMainLoop,
+        run_fixed_main_schedule,
+        ScheduleCleanupPolicy::RemoveSystemsOnly,
+    );
+    if let Err(error) = removed {
+        log::warn!("EvenstepPlugin found no run_fixed_main_schedule to remove: {error}");
+    }
+    app.insert_resource(BevyRunnerRemoved);
+}
+
+/// Checked at the first frame: the app has Bevy's clocks, and Bevy's
+/// runner is out of the way.
+///
+/// # Panics
+///
+/// If either is not so, with what to change.
+pub(crate) fn check_setup(world: &World) {
+    assert!(
+        world.contains_resource::<Time<Real>>(),
+        "EvenstepPlugin drives bevy_time's fixed loop: add TimePlugin \
+         (or MinimalPlugins, or DefaultPlugins) to the app as well"
+    );
+    assert!(
+        world.contains_resource::<BevyRunnerRemoved>(),
+        "EvenstepPlugin was added before TimePlugin and the app was updated without \
+         app.finish(), so bevy_time's fixed loop is still in place and FixedMain would \
+         run twice the planned steps: add TimePlugin (or MinimalPlugins, or \
+         DefaultPlugins) before EvenstepPlugin, or call app.finish() and app.cleanup() \
+         before the first app.update() (App::run calls them)"
+    );
 }

@@ -1,11 +1,12 @@
 //! What the plugin tells the game about each frame: the frame's plan, as a
-//! resource, and a stall, as a message.
+//! resource, and a stall and a refusal, as messages.
 
+use core::fmt;
 use core::time::Duration;
 
 use bevy_ecs::message::Message;
 use bevy_ecs::resource::Resource;
-use evenstep_core::{Alpha, FramePlan, Nanos, Pacing};
+use evenstep_core::{Alpha, FramePlan, Nanos, Pacing, Speed, Timestep};
 
 /// This frame's plan: the steps `FixedMain` ran, the steps and time the
 /// budget dropped, the blend factor and the pacing's state.
@@ -130,5 +131,94 @@ impl Stall {
             dropped: plan.dropped().as_duration(),
             first_tick: plan.first_tick(),
         })
+    }
+}
+
+/// A value the plugin was given and could not follow, written on the frame
+/// that refused it (and logged, for an app with a logger), so that an app
+/// without one can still see it.
+///
+/// # Examples
+///
+/// ```
+/// use bevy_ecs::message::MessageReader;
+/// use evenstep_bevy::Refusal;
+///
+/// fn report_refusals(mut refusals: MessageReader<Refusal>) {
+///     for refusal in refusals.read() {
+///         eprintln!("{refusal}");
+///     }
+/// }
+/// # let _ = report_refusals;
+/// ```
+#[derive(Message, Clone, Copy, Debug, PartialEq)]
+pub enum Refusal {
+    /// `Time<Fixed>`'s step was changed while
+    /// [`EvenstepSettings::timestep`](crate::EvenstepSettings::timestep)
+    /// names the step: the step in force is kept, and `Time<Fixed>` is set
+    /// back to it.
+    FixedStep {
+        /// The step written to `Time<Fixed>`.
+        requested: Duration,
+        /// The step in force, exactly.
+        kept: Timestep,
+        /// What `Time<Fixed>::timestep` says again: `kept`, rounded to the
+        /// nanosecond.
+        nominal: Duration,
+    },
+    /// `Time<Fixed>`'s step is outside evenstep's range of 1 ns to 1 hour:
+    /// steps of an hour run instead.
+    StepOutOfRange {
+        /// The step `Time<Fixed>` holds.
+        requested: Duration,
+        /// The step run instead.
+        taken: Timestep,
+    },
+    /// `Time<Virtual>`'s relative speed is above 65535, the fastest
+    /// [`Speed`]: the planner runs at 65535.
+    Speed {
+        /// `Time<Virtual>::relative_speed_f64`.
+        requested: f64,
+        /// The speed run instead.
+        taken: Speed,
+    },
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Refusal::FixedStep {
+                requested,
+                kept,
+                nominal,
+            } => write!(
+                f,
+                "Time<Fixed>'s step was set to {requested:?}, but EvenstepSettings::timestep \
+                 names the step ({kept}); keeping it and setting Time<Fixed> back to \
+                 {nominal:?}. Change EvenstepSettings::timestep instead, or set it to None \
+                 to follow Time<Fixed>"
+            ),
+            Refusal::StepOutOfRange { requested, taken } => write!(
+                f,
+                "Time<Fixed>'s step of {requested:?} is outside evenstep's range of 1 ns to \
+                 1 hour; running steps of 1 hour ({taken}) instead"
+            ),
+            Refusal::Speed { requested, taken } => write!(
+                f,
+                "Time<Virtual>'s relative speed is {requested:?}, outside evenstep's range \
+                 of 0 to 65535 (a fraction with terms up to 65535); running at {taken}"
+            ),
+        }
+    }
+}
+
+impl Refusal {
+    /// Logs the refusal: a step refused is an error, a speed clamped a
+    /// warning.
+    pub(crate) fn log(&self) {
+        match self {
+            Refusal::FixedStep { .. } | Refusal::StepOutOfRange { .. } => log::error!("{self}"),
+            Refusal::Speed { .. } => log::warn!("{self}"),
+        }
     }
 }

@@ -9,7 +9,8 @@ use bevy_ecs::world::World;
 use bevy_time::{Fixed, Real, Time, Virtual};
 use evenstep_core::{FramePlan, Timestamp};
 
-use crate::planner::{Planned, Planner, Readings};
+use crate::planner::{Anchor, Planned, Planner, Readings};
+use crate::plugin::check_setup;
 use crate::published::{FixedPlan, Stall};
 use crate::settings::EvenstepSettings;
 
@@ -18,7 +19,7 @@ use crate::settings::EvenstepSettings;
 /// planned step with `Time<Fixed>` (and the generic `Time`) at that step's
 /// exact end, leaves `Time<Fixed>`'s overstep at the plan's blend factor,
 /// sets the generic `Time` back to `Time<Virtual>`, and publishes the
-/// [`FixedPlan`] and any [`Stall`].
+/// [`FixedPlan`], any [`Stall`] and any [`Refusal`](crate::Refusal).
 ///
 /// [`EvenstepPlugin`](crate::EvenstepPlugin) schedules it in
 /// `RunFixedMainLoop`, in `RunFixedMainLoopSystems::FixedMainLoop`; it is
@@ -28,23 +29,33 @@ use crate::settings::EvenstepSettings;
 /// # Panics
 ///
 /// If the world lacks the resources `TimePlugin` and
-/// [`EvenstepPlugin`](crate::EvenstepPlugin) insert.
+/// [`EvenstepPlugin`](crate::EvenstepPlugin) insert, and at the first
+/// frame if `bevy_time`'s own runner is still in place (see
+/// [`EvenstepPlugin`](crate::EvenstepPlugin)).
 pub fn run_fixed_main_loop(world: &mut World) {
+    if !world.resource::<Planner>().started() {
+        check_setup(world);
+    }
     let readings = read(world);
     let Planned {
         plan,
         nominal,
-        base,
+        anchor,
         pacing,
         refresh_period,
+        refusals,
     } = world.resource_mut::<Planner>().plan(&readings);
+    for refusal in refusals.into_iter().flatten() {
+        refusal.log();
+        world.write_message(refusal);
+    }
 
     let mut fixed = world.resource_mut::<Time<Fixed>>();
     if fixed.timestep() != nominal {
         fixed.set_timestep(nominal);
     }
     let last_overstep = overstep(&plan, nominal);
-    run_steps(world, &plan, base, nominal, last_overstep);
+    run_steps(world, &plan, anchor, nominal, last_overstep);
     set_overstep(&mut world.resource_mut::<Time<Fixed>>(), last_overstep);
     *world.resource_mut::<Time>() = world.resource::<Time<Virtual>>().as_generic();
 
@@ -80,7 +91,7 @@ fn read(world: &World) -> Readings {
 fn run_steps(
     world: &mut World,
     plan: &FramePlan,
-    base: Duration,
+    anchor: Anchor,
     nominal: Duration,
     last: Duration,
 ) {
@@ -89,7 +100,7 @@ fn run_steps(
     let ran = world.try_schedule_scope(FixedMain, |world, schedule| {
         for (done, step) in (1..).zip(steps.by_ref()) {
             let ahead = u32::try_from(count - done).unwrap_or(u32::MAX);
-            let end = base.saturating_add(step.sim_time_after().as_duration());
+            let end = anchor.elapsed_at(step.sim_time_after());
             advance(
                 world,
                 end,
@@ -101,11 +112,7 @@ fn run_steps(
     if ran.is_err() {
         // No `FixedMain` to run: the steps still pass in `Time<Fixed>`.
         if let Some(step) = steps.next_back() {
-            advance(
-                world,
-                base.saturating_add(step.sim_time_after().as_duration()),
-                last,
-            );
+            advance(world, anchor.elapsed_at(step.sim_time_after()), last);
         }
     }
 }

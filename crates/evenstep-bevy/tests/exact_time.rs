@@ -1,8 +1,10 @@
 //! Contract: `Time<Fixed>` stands at each step's exact end (sixty 60 Hz
 //! steps are one second, 59.94 Hz steps are 1001/60000 s), its nominal
 //! step is the exact one rounded to the nanosecond, its overstep fraction
-//! is the plan's alpha, and the generic `Time` is `Time<Fixed>` during the
-//! steps and `Time<Virtual>` after them, as in Bevy's loop.
+//! is the plan's alpha, the generic `Time` is `Time<Fixed>` during the
+//! steps and `Time<Virtual>` after them, as in Bevy's loop, and a
+//! `Time<Fixed>` inserted anew goes on from its own elapsed time, one step
+//! a step.
 
 mod support;
 
@@ -42,19 +44,30 @@ fn sixty_60_hz_steps_are_exactly_one_second_of_fixed_time() {
 }
 
 #[test]
-fn fixed_deltas_alternate_between_the_two_nanoseconds_around_the_step() {
+fn fixed_deltas_are_the_whole_nanoseconds_between_exact_step_ends() {
     let mut app = support::app(60.0, Some(plain()));
     support::frame(&mut app, Duration::ZERO);
     support::frame(&mut app, Duration::from_millis(50)); // three steps
+    support::frame(&mut app, Duration::from_millis(50)); // three more
     let seen = app.world().resource::<support::Seen>();
     let nanos = |d: &Vec<Duration>| d.iter().map(Duration::as_nanos).collect::<Vec<_>>();
+    // Each step ends at n × 50/3 ms rounded down: 6, 7, 7, over and over.
     assert_eq!(
         nanos(&seen.fixed_delta),
-        [16_666_666, 16_666_667, 16_666_667]
+        [
+            16_666_666, 16_666_667, 16_666_667, 16_666_666, 16_666_667, 16_666_667
+        ]
     );
     assert_eq!(
         nanos(&seen.fixed_elapsed),
-        [16_666_666, 33_333_333, 50_000_000]
+        [
+            16_666_666,
+            33_333_333,
+            50_000_000,
+            66_666_666,
+            83_333_333,
+            100_000_000
+        ]
     );
 }
 
@@ -160,4 +173,51 @@ fn fixed_time_runs_ahead_of_virtual_time_by_at_most_a_step_under_centred_pacing(
         );
         assert!(fixed.elapsed() <= virt.elapsed());
     }
+}
+
+#[test]
+fn a_time_fixed_inserted_anew_goes_on_one_step_a_step_from_its_own_elapsed_time() {
+    for settings in [plain(), EvenstepSettings::default()] {
+        let mut app = support::app(60.0, Some(settings));
+        let at = |k: u64| Duration::from_nanos(k * 1_000_000_000 / 60);
+        for k in 0..=120 {
+            support::frame_at(&mut app, at(k));
+        }
+        let before = app.world().resource::<support::Seen>().fixed_delta.len();
+        // As an app does to reset its fixed clock: a new one, at 0.
+        app.insert_resource(Time::<Fixed>::from_hz(60.0));
+        for k in 121..=180 {
+            support::frame_at(&mut app, at(k));
+        }
+        let seen = app.world().resource::<support::Seen>();
+        let deltas = &seen.fixed_delta[before..];
+        assert_eq!(deltas.len(), 60);
+        for delta in deltas {
+            let nanos = delta.as_nanos();
+            assert!((16_666_666..=16_666_667).contains(&nanos), "{nanos} ns");
+        }
+        // Its clock counts from where the new one stood: 0.
+        assert_eq!(seen.fixed_elapsed[before].as_nanos(), deltas[0].as_nanos());
+        assert_eq!(
+            support::fixed(&app).elapsed().as_nanos(),
+            deltas.iter().map(Duration::as_nanos).sum::<u128>()
+        );
+    }
+}
+
+#[test]
+fn a_time_fixed_inserted_anew_at_another_rate_steps_at_that_rate_from_its_own_clock() {
+    let mut app = support::app(60.0, Some(plain()));
+    support::frame(&mut app, Duration::ZERO);
+    for _ in 0..40 {
+        support::frame(&mut app, Duration::from_millis(50));
+    }
+    let before = app.world().resource::<support::Seen>().fixed_delta.len();
+    app.insert_resource(Time::<Fixed>::from_hz(20.0));
+    for _ in 0..4 {
+        support::frame(&mut app, Duration::from_millis(50));
+    }
+    let seen = app.world().resource::<support::Seen>();
+    assert_eq!(seen.fixed_delta[before..], [Duration::from_millis(50); 4]);
+    assert_eq!(support::fixed(&app).elapsed(), Duration::from_millis(200));
 }
