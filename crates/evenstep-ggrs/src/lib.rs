@@ -82,7 +82,8 @@
 //!     let mut game_loop = Loop::builder().clock(clock.clone()).timestep(Timestep::HZ_60).build()?;
 //!     Rollback::attach(&mut game_loop);
 //!     game_loop.start();
-//!     peers.push((game_loop, clock, Rollback::new(Counter::default(), session)));
+//!     let rollback = Rollback::new(Counter::default(), session, Timestep::HZ_60);
+//!     peers.push((game_loop, clock, rollback));
 //! }
 //! // Bounded: the peers synchronize within a few real milliseconds.
 //! for _ in 0..20_000 {
@@ -106,6 +107,7 @@
 //! session lives on its loop's thread).
 #![forbid(unsafe_code)]
 
+mod checksum;
 mod forensics;
 mod game;
 mod requests;
@@ -121,7 +123,7 @@ pub use forensics::{DesyncReport, FrameInputs, FrameLog, Replayed, replay_frames
 pub use game::{PeerAddress, RollbackConfig, RollbackGame};
 pub use ggrs;
 pub use rollback::{Attached, Rollback, RollbackStats};
-pub use session::{ggrs_fps, session_builder};
+pub use session::{StepRateMismatch, ggrs_fps, session_builder};
 pub use sync_test::{SyncTest, SyncTestError, SyncTestReport, sync_test};
 pub use time_sync::{TimeSync, TimeSyncError};
 pub use transport::link::{Link, LinkAddr, LinkConfig, LinkConfigError, LinkEnd, LinkStats};
