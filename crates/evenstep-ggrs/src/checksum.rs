@@ -39,16 +39,14 @@ pub(crate) fn state_hash_of(checksum: u128) -> u64 {
 fn rate_code(timestep: Timestep) -> u64 {
     let rate = timestep.rate();
     let (events, per_seconds) = (rate.events().get(), rate.per_seconds().get());
-    match (u32::try_from(events), u32::try_from(per_seconds)) {
-        (Ok(events), Ok(per_seconds)) => (u64::from(events) << 32) | u64::from(per_seconds),
-        _ => {
-            let digest = StateHash::new()
-                .u64(timestep.units_per_step())
-                .u64(timestep.units_per_nanosecond())
-                .finish();
-            digest & u64::from(u32::MAX)
-        }
+    if let (Ok(events), Ok(per_seconds)) = (u32::try_from(events), u32::try_from(per_seconds)) {
+        return (u64::from(events) << 32) | u64::from(per_seconds);
     }
+    let digest = StateHash::new()
+        .u64(timestep.units_per_step())
+        .u64(timestep.units_per_nanosecond())
+        .finish();
+    digest & u64::from(u32::MAX)
 }
 
 #[cfg(test)]

@@ -18,6 +18,16 @@ use crate::game::RollbackGame;
 
 /// Every player's input for one frame, as the game advanced with it: the
 /// event a frame log records at the frame's tick.
+///
+/// A confirmed frame's inputs are those of its last simulation, and their
+/// values are final: a prediction that proved wrong was rolled back and
+/// the frame simulated again with the input received. Their statuses are
+/// what the rules were given, so a confirmed frame can carry
+/// [`InputStatus::Predicted`]: ggrs predicted that remote input, the
+/// prediction proved right, and ggrs never simulates a frame again for a
+/// right prediction. The status of one frame's input thus differs between
+/// peers (each peer's own input is never predicted), and the log keeps it
+/// as it was so that a replay gives the rules exactly what they saw.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FrameInputs<I>(pub Vec<(I, InputStatus)>);
 
@@ -36,8 +46,9 @@ impl<G: RollbackGame> Input<Replayed<G>> for FrameInputs<G::Input> {
     }
 }
 
-/// A log of confirmed frames: tick `f` holds frame `f`'s inputs and,
-/// as its checkpoint, the state hash after frame `f`.
+/// A log of confirmed frames: tick `f` holds frame `f`'s inputs (their
+/// values final, their statuses as simulated: see [`FrameInputs`]) and, as
+/// its checkpoint, the state hash after frame `f`.
 pub type FrameLog<I> = InputLog<FrameInputs<I>>;
 
 /// Replays a frame log into `game` (the opening state the log was

@@ -187,7 +187,7 @@ impl<G: RollbackGame, A: PeerAddress> Rollback<G, A> {
     /// session's update must be the first of each step, since it may give
     /// the step back before anything changes.
     pub fn attach(game_loop: &mut Loop<Rollback<G, A>>) -> Attached {
-        let before_steps = game_loop.on_before_steps(|rollback, plan| rollback.before_steps(plan));
+        let before_steps = game_loop.on_before_steps(Rollback::before_steps);
         let update = game_loop.on_update(Rollback::step);
         Attached {
             before_steps,

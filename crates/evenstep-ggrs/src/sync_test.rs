@@ -41,6 +41,26 @@ impl SyncTest {
             .unwrap_or(u32::MAX)
             .saturating_add(3)
     }
+
+    /// Refuses a shape out of range, or a run too short to compare
+    /// anything.
+    fn check(&self) -> Result<(), SyncTestError> {
+        if !(2..=15).contains(&self.check_distance) || !(1..=8).contains(&self.players) {
+            return Err(SyncTestError::Shape {
+                check_distance: self.check_distance,
+                players: self.players,
+            });
+        }
+        let least = SyncTest::least_frames(self.check_distance);
+        if self.frames < least {
+            return Err(SyncTestError::TooShort {
+                frames: self.frames,
+                check_distance: self.check_distance,
+                least,
+            });
+        }
+        Ok(())
+    }
 }
 
 /// What a clean sync test ran.
@@ -148,20 +168,7 @@ where
     G: RollbackGame,
     F: FnMut(Frame, PlayerHandle, u64) -> G::Input,
 {
-    if !(2..=15).contains(&test.check_distance) || !(1..=8).contains(&test.players) {
-        return Err(SyncTestError::Shape {
-            check_distance: test.check_distance,
-            players: test.players,
-        });
-    }
-    let least = SyncTest::least_frames(test.check_distance);
-    if test.frames < least {
-        return Err(SyncTestError::TooShort {
-            frames: test.frames,
-            check_distance: test.check_distance,
-            least,
-        });
-    }
+    test.check()?;
     let mut session = SessionBuilder::<RollbackConfig<G>>::new()
         .with_num_players(test.players)
         .and_then(|builder| {

@@ -76,9 +76,9 @@ fn peers_at_60_and_30_hz_desync_at_the_first_comparison_naming_both_rates() {
         let report = peer.rollback.desync().unwrap();
         assert_eq!(report.frame, 10, "the first frame compared");
         assert!(report.rates_differ());
-        let hz = |rate: Option<evenstep::Rate>| rate.map(|rate| rate.hz_f64());
-        assert_eq!(hz(report.local_rate()), Some(f64::from(here)));
-        assert_eq!(hz(report.remote_rate()), Some(f64::from(there)));
+        let rate = |hz: u32| Some(Timestep::from_hz(hz).unwrap().rate());
+        assert_eq!(report.local_rate(), rate(here));
+        assert_eq!(report.remote_rate(), rate(there));
         assert_eq!(report.local_state_hash(), report.remote_state_hash());
         let text = report.to_string();
         assert!(
