@@ -101,7 +101,7 @@ fn peer(
         world: World::new(),
         frame: 0,
     };
-    let rollback = Rollback::new(table, session).recording_frames(STEP);
+    let rollback = Rollback::new(table, session, STEP).recording_frames();
     let mut game_loop = Loop::builder().timestep(STEP).build()?;
     Rollback::attach(&mut game_loop);
     game_loop.start();

@@ -6,16 +6,28 @@
 //! the logs say which peer went wrong, and where.
 
 use std::collections::VecDeque;
+use std::fmt;
 use std::num::NonZeroU64;
 
 use evenstep::replay::{Input, ReplayError, ReplayReport};
-use evenstep::{InputLog, StepContext, Timestep, replay};
+use evenstep::{InputLog, Rate, StepContext, Timestep, replay};
 use ggrs::{Frame, InputStatus};
 
+use crate::checksum;
 use crate::game::RollbackGame;
 
 /// Every player's input for one frame, as the game advanced with it: the
 /// event a frame log records at the frame's tick.
+///
+/// A confirmed frame's inputs are those of its last simulation, and their
+/// values are final: a prediction that proved wrong was rolled back and
+/// the frame simulated again with the input received. Their statuses are
+/// what the rules were given, so a confirmed frame can carry
+/// [`InputStatus::Predicted`]: ggrs predicted that remote input, the
+/// prediction proved right, and ggrs never simulates a frame again for a
+/// right prediction. The status of one frame's input thus differs between
+/// peers (each peer's own input is never predicted), and the log keeps it
+/// as it was so that a replay gives the rules exactly what they saw.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FrameInputs<I>(pub Vec<(I, InputStatus)>);
 
@@ -34,8 +46,9 @@ impl<G: RollbackGame> Input<Replayed<G>> for FrameInputs<G::Input> {
     }
 }
 
-/// A log of confirmed frames: tick `f` holds frame `f`'s inputs and,
-/// as its checkpoint, the state hash after frame `f`.
+/// A log of confirmed frames: tick `f` holds frame `f`'s inputs (their
+/// values final, their statuses as simulated: see [`FrameInputs`]) and, as
+/// its checkpoint, the state hash after frame `f`.
 pub type FrameLog<I> = InputLog<FrameInputs<I>>;
 
 /// Replays a frame log into `game` (the opening state the log was
@@ -71,6 +84,13 @@ pub fn replay_frames<G: RollbackGame>(
 
 /// The first desync the session reported: ggrs compares checksums every
 /// interval and reports a desync again at each one, so it is kept once.
+///
+/// A checksum is the state hash in its low 64 bits and the step rate the
+/// frames ran at in its high 64 ([`local_rate`](DesyncReport::local_rate)),
+/// so peers whose loops step at different rates (60 Hz against 30 Hz)
+/// desync at the first comparison and the report names both rates. With
+/// desync detection off, nothing compares: a mismatch of step rates between
+/// peers cannot be detected, and shows only as the faster peer waiting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DesyncReport<A> {
     /// The first frame whose checksums differed.
@@ -83,6 +103,64 @@ pub struct DesyncReport<A> {
     pub remote_checksum: u128,
     /// How many desync events the session has reported, this one included.
     pub reports: u64,
+}
+
+impl<A> DesyncReport<A> {
+    /// The step rate of this peer's frames, from its checksum: `None` for a
+    /// rate whose terms do not fit 32 bits each (a step built from an odd
+    /// duration), which the checksum carries as a digest.
+    pub fn local_rate(&self) -> Option<Rate> {
+        checksum::rate_of(self.local_checksum)
+    }
+
+    /// The step rate of the peer's frames, from its checksum (as
+    /// [`local_rate`](DesyncReport::local_rate)).
+    pub fn remote_rate(&self) -> Option<Rate> {
+        checksum::rate_of(self.remote_checksum)
+    }
+
+    /// Whether the peers' frames ran at different step rates: then the
+    /// states may well agree, and the loops are what differ.
+    pub fn rates_differ(&self) -> bool {
+        self.local_checksum >> 64 != self.remote_checksum >> 64
+    }
+
+    /// This peer's state hash at the frame.
+    pub fn local_state_hash(&self) -> u64 {
+        checksum::state_hash_of(self.local_checksum)
+    }
+
+    /// The peer's state hash at the frame.
+    pub fn remote_state_hash(&self) -> u64 {
+        checksum::state_hash_of(self.remote_checksum)
+    }
+}
+
+impl<A: fmt::Debug> fmt::Display for DesyncReport<A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let frame = self.frame;
+        let peer = &self.peer;
+        if self.rates_differ() {
+            let name = |rate: Option<Rate>| {
+                rate.map_or_else(|| "an odd rate".to_owned(), |rate| rate.to_string())
+            };
+            return write!(
+                f,
+                "desync at frame {frame} with peer {peer:?}: this peer steps at {}, the peer \
+                 at {}; every peer's loop and session must share one timestep",
+                name(self.local_rate()),
+                name(self.remote_rate())
+            );
+        }
+        write!(
+            f,
+            "desync at frame {frame} with peer {peer:?}: state hashes {:#018x} here, {:#018x} \
+             there (reported {} times)",
+            self.local_state_hash(),
+            self.remote_state_hash(),
+            self.reports
+        )
+    }
 }
 
 /// One simulation of a frame: the frame, every player's input, and the

@@ -78,13 +78,23 @@ pub trait RollbackGame: 'static {
     /// player. `timestep` is the fixed step. The rules read these and the
     /// state, nothing else: no clock, no loop tick, no step input, no
     /// global.
+    ///
+    /// The state must not depend on whether an input was
+    /// [`Predicted`](InputStatus::Predicted) or
+    /// [`Confirmed`](InputStatus::Confirmed): a right prediction is never
+    /// simulated again, so the final simulation of one frame reads
+    /// `Predicted` on one peer and `Confirmed` on another (see
+    /// [`FrameInputs`](crate::FrameInputs)), and rules that branch on it
+    /// desync.
     fn advance(&mut self, inputs: &[(Self::Input, InputStatus)], timestep: Timestep);
 
     /// The input of local player `handle` for the frame this step stands
     /// for, read from the step's [input](StepContext::input). Called once
-    /// per frame and local player, when the frame is first attempted; a
-    /// stalled frame retried on a later pump sends the input read the
-    /// first time (ggrs takes one input per frame).
+    /// per frame and local player, when the frame is first attempted:
+    /// ggrs keeps that input, so a frame that then waits runs on a later
+    /// step with it, and the steps between give their time back before
+    /// their input is read. Each step's input, and so each event, reaches
+    /// exactly one frame.
     fn local_input(&self, handle: PlayerHandle, step: &StepContext<'_>) -> Self::Input;
 }
 

@@ -12,11 +12,15 @@
 //!   ggrs's save, load and advance requests in order. The local input of a
 //!   frame is read from the step's [input](evenstep::input), so it is the
 //!   input of the wall-clock span that step stands for.
-//! - **Waiting keeps its time.** A step the session cannot advance yet
-//!   (synchronizing, waiting for a peer in lockstep, at the prediction
-//!   threshold) is given back to the loop: its time stays banked, bounded
-//!   by the step budget, and runs as soon as the session can go on. What
-//!   the budget cannot hold is dropped and reported, never a spiral.
+//! - **Waiting keeps its time, and every event.** ggrs takes a frame's
+//!   local input the first time the frame is attempted; a frame that then
+//!   waits (for a peer in lockstep, at the prediction threshold) runs on
+//!   the next step the session can advance it, before that step's own
+//!   frame. A step the session cannot advance yet (synchronizing, or the
+//!   frame before it still waiting) is given back to the loop before its
+//!   input is read: its time stays banked, bounded by the step budget, and
+//!   its events wait with it. What the budget cannot hold is dropped and
+//!   reported, never a spiral; an event reaches exactly one frame.
 //! - **Skips are dropped time.** Frames ggrs recommends skipping are
 //!   skipped, exactly as many as recommended, and their time is dropped
 //!   and reported.
@@ -25,7 +29,13 @@
 //!   ([`TimeSync`]), so ggrs need not recommend skips at all.
 //! - **Sync tests.** [`sync_test`] runs a game under ggrs's sync test
 //!   session with seeded inputs and names the first frame whose state came
-//!   out different when simulated again.
+//!   out different when simulated again; a run too short to compare
+//!   anything is refused.
+//! - **One step rate.** A session is built for one fixed step
+//!   ([`session_builder`], [`Rollback::new`]); a loop stepping at another
+//!   is refused at its first step ([`StepRateMismatch`]), and peers at
+//!   different rates desync at the first checksum compared, the report
+//!   naming both rates.
 //! - **Desync forensics.** A session reports its first desync once
 //!   ([`DesyncReport`]: frame, peer, checksums), and can record every
 //!   confirmed frame in a [`FrameLog`]; [`replay_frames`] replays a log
@@ -36,8 +46,12 @@
 //!   seeded delay and loss, for tests.
 //!
 //! The checksum ggrs compares is the game's [`state_hash`](RollbackGame::state_hash)
-//! widened to `u128`. ggrs takes a whole frame rate: see [`ggrs_fps`] for
-//! what a 59.94 Hz step is told and why it does not matter.
+//! in its low 64 bits and the step rate in its high 64 (see
+//! [`DesyncReport`]). With desync detection off nothing compares them, and
+//! a mismatch of step rates between peers cannot be detected: it shows
+//! only as the faster peer waiting or skipping. ggrs takes a whole frame
+//! rate: see [`ggrs_fps`] for what a 59.94 Hz step is told and why it does
+//! not matter.
 //!
 //! # Examples
 //!
@@ -82,7 +96,8 @@
 //!     let mut game_loop = Loop::builder().clock(clock.clone()).timestep(Timestep::HZ_60).build()?;
 //!     Rollback::attach(&mut game_loop);
 //!     game_loop.start();
-//!     peers.push((game_loop, clock, Rollback::new(Counter::default(), session)));
+//!     let rollback = Rollback::new(Counter::default(), session, Timestep::HZ_60);
+//!     peers.push((game_loop, clock, rollback));
 //! }
 //! // Bounded: the peers synchronize within a few real milliseconds.
 //! for _ in 0..20_000 {
@@ -106,6 +121,7 @@
 //! session lives on its loop's thread).
 #![forbid(unsafe_code)]
 
+mod checksum;
 mod forensics;
 mod game;
 mod requests;
@@ -121,7 +137,7 @@ pub use forensics::{DesyncReport, FrameInputs, FrameLog, Replayed, replay_frames
 pub use game::{PeerAddress, RollbackConfig, RollbackGame};
 pub use ggrs;
 pub use rollback::{Attached, Rollback, RollbackStats};
-pub use session::{ggrs_fps, session_builder};
+pub use session::{StepRateMismatch, ggrs_fps, session_builder};
 pub use sync_test::{SyncTest, SyncTestError, SyncTestReport, sync_test};
 pub use time_sync::{TimeSync, TimeSyncError};
 pub use transport::link::{Link, LinkAddr, LinkConfig, LinkConfigError, LinkEnd, LinkStats};

@@ -1,9 +1,11 @@
 //! Carrying out what a ggrs session asks, in order: save the state (with
-//! its hash widened to the checksum ggrs compares), load a saved one, or
-//! advance a frame.
+//! the checksum ggrs compares: its hash and the step rate), load a saved
+//! one, or advance a frame.
 
 use evenstep::Timestep;
 use ggrs::{Frame, GgrsRequest, InputStatus};
+
+use crate::checksum::checksum;
 
 use crate::game::{PeerAddress, RollbackConfig, RollbackGame};
 
@@ -37,7 +39,7 @@ where
     for request in requests {
         match request {
             GgrsRequest::SaveGameState { cell, frame: saved } => {
-                let checksum = u128::from(game.state_hash());
+                let checksum = checksum(game.state_hash(), timestep);
                 cell.save(saved, Some(game.save()), Some(checksum));
                 *frame = saved;
             }

@@ -6,11 +6,20 @@
 //! drains its events. Each planned step, the first update reads the local
 //! players' input from the step, adds it to the session, advances the
 //! session one frame and carries out its requests in order (save, load,
-//! advance). A step the session cannot advance yet (still synchronizing,
-//! waiting for a peer in lockstep, or at the prediction threshold) gives
-//! its time back with [`Control::refund_rest`](evenstep::Control::refund_rest):
-//! the time stays banked, bounded by the loop's step budget, and runs on a
-//! later pump, so waiting for a peer never starts a spiral. Frames ggrs
+//! advance).
+//!
+//! ggrs takes a frame's local input the first time the frame is attempted
+//! and keeps it, even when the frame then waits (in lockstep for the
+//! peers' input, or at the prediction threshold). So a step whose input
+//! ggrs took is spent on its frame: it is never given back, and its frame
+//! runs at the first later step the session can advance it, before that
+//! step's own frame. A step that finds the frame before it still waiting,
+//! or the session still synchronizing, gives its time back with
+//! [`Control::refund_rest`](evenstep::Control::refund_rest) before reading
+//! any input: the loop keeps its input for the step that runs its tick,
+//! the time stays banked, bounded by the loop's step budget, and waiting
+//! for a peer never starts a spiral. Every event thus reaches exactly one
+//! frame, as the loop promises it reaches exactly one step. Frames ggrs
 //! recommends skipping are skipped with
 //! [`Control::skip_rest`](evenstep::Control::skip_rest): their time is
 //! dropped and reported, never refunded. Time sync sets the loop's speed
@@ -19,7 +28,7 @@
 use std::collections::VecDeque;
 use std::net::SocketAddr;
 
-use evenstep::{Loop, Speed, StepContext, SubscriberId, Timestep};
+use evenstep::{FramePlan, Loop, Speed, StepContext, SubscriberId, Timestep};
 use ggrs::{
     Config, Frame, GgrsError, GgrsEvent, GgrsRequest, P2PSession, PlayerHandle, SessionState,
 };
@@ -27,6 +36,7 @@ use ggrs::{
 use crate::forensics::{DesyncReport, FrameLog, FrameRecorder};
 use crate::game::{PeerAddress, RollbackConfig, RollbackGame};
 use crate::requests::fulfil;
+use crate::session::StepRateMismatch;
 use crate::steps::PumpSteps;
 use crate::time_sync::TimeSync;
 
@@ -43,14 +53,16 @@ const MAX_EVENTS: usize = 256;
 pub struct Rollback<G: RollbackGame, A: PeerAddress = SocketAddr> {
     game: G,
     session: P2PSession<RollbackConfig<G, A>>,
+    /// The step the session was built for: every peer's frames last it.
+    timestep: Timestep,
     local_handles: Vec<PlayerHandle>,
     /// The frame the game's state is at.
     frame: Frame,
     time_sync: TimeSync,
-    /// The speed last asked of the loop.
-    speed: Speed,
+    /// The speed the pump's plan runs at.
+    plan_speed: Speed,
     /// The pump in progress: its steps, the frames owed to skip, and the
-    /// input of a frame that stalled.
+    /// frame whose input ggrs took and that waits.
     pump: PumpSteps<G::Input>,
     seen: Seen<RollbackConfig<G, A>>,
     recorder: Option<FrameRecorder<G::Input>>,
@@ -62,6 +74,7 @@ struct Seen<T: Config> {
     desync: Option<DesyncReport<T::Address>>,
     events: VecDeque<GgrsEvent<T>>,
     error: Option<GgrsError>,
+    refused: Option<StepRateMismatch>,
 }
 
 /// What a session did, counted over its life.
@@ -74,11 +87,16 @@ pub struct RollbackStats {
     /// Frames simulated again after a rollback.
     pub resimulated_frames: u64,
     /// Steps given back to the loop to run later because the session could
-    /// not advance (synchronizing, waiting in lockstep, at the prediction
-    /// threshold); each give-back counts this step and the rest of its pump.
+    /// not advance (synchronizing, or the frame before still waiting in
+    /// lockstep or at the prediction threshold); each give-back counts this
+    /// step and the rest of its pump.
     pub refunded_steps: u64,
     /// Times a step waited (give-backs), however many steps each returned.
     pub stalls: u64,
+    /// Frames whose local input ggrs took and that then waited: each ran
+    /// on a later step, before that step's own frame, and the step that
+    /// read its input was not given back.
+    pub waited_frames: u64,
     /// Steps skipped on the session's wait recommendations: their time
     /// dropped.
     pub skipped_steps: u64,
@@ -108,32 +126,46 @@ pub struct Attached {
 
 impl<G: RollbackGame, A: PeerAddress> Rollback<G, A> {
     /// The game, at frame 0 (its opening state, equal on every peer), and
-    /// a session started for it (`SessionBuilder::start_p2p_session`),
-    /// with [`TimeSync::DEFAULT`] and no frame log.
-    pub fn new(game: G, session: P2PSession<RollbackConfig<G, A>>) -> Rollback<G, A> {
+    /// a session started for it (`SessionBuilder::start_p2p_session`) for
+    /// steps of `timestep`: the one given to
+    /// [`session_builder`](crate::session_builder), which the loop must
+    /// step at. With [`TimeSync::DEFAULT`] and no frame log.
+    ///
+    /// A loop stepping at another rate is refused at its first step: the
+    /// loop is stopped, and [`refused`](Rollback::refused) names both
+    /// steps. Between peers, the step rate is part of the checksum ggrs
+    /// compares (see [`DesyncReport`]).
+    pub fn new(
+        game: G,
+        session: P2PSession<RollbackConfig<G, A>>,
+        timestep: Timestep,
+    ) -> Rollback<G, A> {
         let mut local_handles = session.local_player_handles();
         local_handles.sort_unstable();
         Rollback {
             game,
             session,
+            timestep,
             local_handles,
             frame: 0,
             time_sync: TimeSync::DEFAULT,
-            speed: Speed::NORMAL,
+            plan_speed: Speed::NORMAL,
             pump: PumpSteps::default(),
             seen: Seen {
                 stats: RollbackStats::default(),
                 desync: None,
                 events: VecDeque::new(),
                 error: None,
+                refused: None,
             },
             recorder: None,
         }
     }
 
     /// Sets how the loop's speed follows the session (see [`TimeSync`]).
-    /// While time sync is on, the session owns the loop's speed: it sets it
-    /// from the first update of each step, whatever the host set.
+    /// While time sync is on, the session owns the loop's speed: each step
+    /// whose pump runs at another speed than the session wants asks for
+    /// it again, so a speed the host set is taken back from the next pump.
     #[must_use = "the rollback is returned with the time sync set"]
     pub fn with_time_sync(mut self, time_sync: TimeSync) -> Rollback<G, A> {
         self.time_sync = time_sync;
@@ -141,11 +173,11 @@ impl<G: RollbackGame, A: PeerAddress> Rollback<G, A> {
     }
 
     /// Records every confirmed frame (inputs and the state hash after it)
-    /// in a [frame log](crate::FrameLog) at the loop's `timestep`, for
+    /// in a [frame log](crate::FrameLog) at the session's step, for
     /// [`replay_frames`](crate::replay_frames) to check offline.
     #[must_use = "the rollback is returned recording frames"]
-    pub fn recording_frames(mut self, timestep: Timestep) -> Rollback<G, A> {
-        self.recorder = Some(FrameRecorder::new(timestep));
+    pub fn recording_frames(mut self) -> Rollback<G, A> {
+        self.recorder = Some(FrameRecorder::new(self.timestep));
         self
     }
 
@@ -155,8 +187,7 @@ impl<G: RollbackGame, A: PeerAddress> Rollback<G, A> {
     /// session's update must be the first of each step, since it may give
     /// the step back before anything changes.
     pub fn attach(game_loop: &mut Loop<Rollback<G, A>>) -> Attached {
-        let before_steps =
-            game_loop.on_before_steps(|rollback, plan| rollback.before_steps(plan.steps_run()));
+        let before_steps = game_loop.on_before_steps(Rollback::before_steps);
         let update = game_loop.on_update(Rollback::step);
         Attached {
             before_steps,
@@ -191,6 +222,18 @@ impl<G: RollbackGame, A: PeerAddress> Rollback<G, A> {
     /// The frame the game's state is at.
     pub fn frame(&self) -> Frame {
         self.frame
+    }
+
+    /// The step the session was built for.
+    pub fn timestep(&self) -> Timestep {
+        self.timestep
+    }
+
+    /// Why the session refused to run, if it did: the loop stepped at
+    /// another rate than the session was built for. The loop was stopped
+    /// at that step, and every step after it is refused the same way.
+    pub fn refused(&self) -> Option<&StepRateMismatch> {
+        self.seen.refused.as_ref()
     }
 
     /// The figures so far.
@@ -230,58 +273,102 @@ impl<G: RollbackGame, A: PeerAddress> Rollback<G, A> {
 
     /// The pump's hook: the sockets are polled, the events drained, and the
     /// pump's steps counted for the skips.
-    fn before_steps(&mut self, planned: u64) {
+    fn before_steps(&mut self, plan: &FramePlan) {
         self.session.poll_remote_clients();
         let events: Vec<_> = self.session.events().collect();
         for event in events {
             self.seen.event(event, &mut self.pump);
         }
-        self.pump.begin(planned);
+        self.pump.begin(plan.steps_run());
+        self.plan_speed = plan.speed();
     }
 
-    /// The first update of a step: one frame of the session.
+    /// The first update of a step: one frame of the session, after the
+    /// frame that waited for it, if one did.
     fn step(&mut self, step: &StepContext<'_>) {
+        if step.timestep() != self.timestep {
+            self.refuse(step);
+            return;
+        }
         if let Some(skipped) = self.pump.next_step_skips() {
             step.control().skip_rest();
             self.seen.stats.skipped_steps += skipped;
             return;
         }
-        if self.session.current_state() == SessionState::Running {
-            self.advance(step);
+        if self.session.current_state() != SessionState::Running
+            || !self.run_waiting_frame(step.timestep())
+        {
+            self.give_back(step);
         } else {
-            self.stall(step);
+            self.run_frame(step);
         }
         self.follow_speed(step);
     }
 
-    /// Adds the local input and advances the session one frame.
-    fn advance(&mut self, step: &StepContext<'_>) {
-        let frame = self.session.current_frame();
-        let inputs = match self.pump.stalled_input(frame) {
-            Some(inputs) => inputs,
-            None => self
-                .local_handles
-                .iter()
-                .map(|&handle| self.game.local_input(handle, step))
-                .collect(),
+    /// The loop steps at another rate than the session was built for: the
+    /// loop stops at once, before anything changed, and says why.
+    fn refuse(&mut self, step: &StepContext<'_>) {
+        step.control().stop();
+        self.seen.refused = Some(StepRateMismatch {
+            session: self.timestep,
+            game_loop: step.timestep(),
+        });
+    }
+
+    /// Runs the frame whose input ggrs took on an earlier step, if one
+    /// waits. Returns whether none waits now.
+    fn run_waiting_frame(&mut self, timestep: Timestep) -> bool {
+        let Some((frame, inputs)) = self.pump.waiting() else {
+            return true;
         };
-        for (&handle, &input) in self.local_handles.iter().zip(&inputs) {
+        match self.advance(frame, &inputs, timestep) {
+            Advance::Ran => {
+                self.pump.advanced();
+                true
+            }
+            Advance::Waits | Advance::Refused => false,
+        }
+    }
+
+    /// Reads the step's local input and runs its frame. A frame that waits
+    /// keeps the input ggrs took, and the step is spent on it.
+    fn run_frame(&mut self, step: &StepContext<'_>) {
+        let frame = self.session.current_frame();
+        let inputs: Vec<G::Input> = self
+            .local_handles
+            .iter()
+            .map(|&handle| self.game.local_input(handle, step))
+            .collect();
+        match self.advance(frame, &inputs, step.timestep()) {
+            Advance::Ran => {}
+            Advance::Waits => {
+                self.seen.stats.waited_frames += 1;
+                self.pump.waits(frame, inputs);
+            }
+            Advance::Refused => self.give_back(step),
+        }
+    }
+
+    /// Adds the local `inputs` of `frame` and advances the session once.
+    fn advance(&mut self, frame: Frame, inputs: &[G::Input], timestep: Timestep) -> Advance {
+        for (&handle, &input) in self.local_handles.iter().zip(inputs) {
             if let Err(error) = self.session.add_local_input(handle, input) {
                 self.seen.error = Some(error);
-                self.stall(step);
-                return;
+                return Advance::Refused;
             }
         }
         let confirmed = self.session.confirmed_frame();
         match self.session.advance_frame() {
             Ok(requests) => {
-                if self.carry_out(requests, step.timestep(), (frame, confirmed)) > frame {
-                    self.pump.advanced();
+                if self.carry_out(requests, timestep, (frame, confirmed)) > frame {
+                    Advance::Ran
                 } else {
-                    self.pump.stalled(frame, inputs);
-                    self.stall(step);
+                    // ggrs took the input (lockstep waiting, the prediction
+                    // threshold): it keeps it for the frame.
+                    Advance::Waits
                 }
             }
+            // Refused before taking the input: the step reads it again.
             Err(error) => {
                 if !matches!(
                     error,
@@ -289,7 +376,7 @@ impl<G: RollbackGame, A: PeerAddress> Rollback<G, A> {
                 ) {
                     self.seen.error = Some(error);
                 }
-                self.stall(step);
+                Advance::Refused
             }
         }
     }
@@ -331,26 +418,37 @@ impl<G: RollbackGame, A: PeerAddress> Rollback<G, A> {
         now
     }
 
-    /// The session cannot advance this step: it and the rest of the pump
-    /// go back to the loop's bank.
-    fn stall(&mut self, step: &StepContext<'_>) {
+    /// The session cannot advance this step, and has taken none of its
+    /// input: it and the rest of the pump go back to the loop's bank.
+    fn give_back(&mut self, step: &StepContext<'_>) {
         step.control().refund_rest();
         self.seen.stats.stalls += 1;
         self.seen.stats.refunded_steps += self.pump.rest();
     }
 
-    /// Sets the loop's speed from how far ahead the session runs, when it
-    /// changes.
+    /// Asks the loop for the speed the session wants, whenever the pump
+    /// runs at another: when the wish changes, and when the host set a
+    /// speed of its own.
     fn follow_speed(&mut self, step: &StepContext<'_>) {
         if !self.time_sync.is_on() {
             return;
         }
         let speed = self.time_sync.speed(self.session.frames_ahead());
-        if speed != self.speed {
-            self.speed = speed;
+        if speed != self.plan_speed {
             step.control().set_speed(speed);
         }
     }
+}
+
+/// What one advance of the session did with a frame.
+enum Advance {
+    /// The frame ran.
+    Ran,
+    /// ggrs took the frame's input and the frame waits.
+    Waits,
+    /// ggrs refused before taking the input (not synchronized, a bad
+    /// handle).
+    Refused,
 }
 
 impl<T: Config> Seen<T> {
@@ -395,8 +493,9 @@ impl<G: RollbackGame, A: PeerAddress> std::fmt::Debug for Rollback<G, A> {
         f.debug_struct("Rollback")
             .field("frame", &self.frame)
             .field("local_handles", &self.local_handles)
+            .field("timestep", &self.timestep)
             .field("time_sync", &self.time_sync)
-            .field("speed", &self.speed)
+            .field("plan_speed", &self.plan_speed)
             .field("stats", &self.seen.stats)
             .finish_non_exhaustive()
     }

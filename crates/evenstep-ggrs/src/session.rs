@@ -1,5 +1,8 @@
 //! Building a session for a loop's fixed step: ggrs takes its frame rate
-//! as a whole number of frames per second.
+//! as a whole number of frames per second, and a session on a loop of
+//! another step is refused.
+
+use std::fmt;
 
 use evenstep::Timestep;
 use ggrs::SessionBuilder;
@@ -40,3 +43,27 @@ pub fn session_builder<G: RollbackGame, A: PeerAddress>(
         Err(_) => SessionBuilder::new(),
     }
 }
+
+/// A session refused at a step: it was built for one fixed step
+/// ([`session_builder`], [`Rollback::new`](crate::Rollback::new)) and the
+/// loop runs another, so its frames would not last what its peers' last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepRateMismatch {
+    /// The step the session was built for.
+    pub session: Timestep,
+    /// The step the loop ran.
+    pub game_loop: Timestep,
+}
+
+impl fmt::Display for StepRateMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the session was built for {} steps and the loop steps at {}: build the session \
+             and the loop with one timestep",
+            self.session, self.game_loop
+        )
+    }
+}
+
+impl std::error::Error for StepRateMismatch {}

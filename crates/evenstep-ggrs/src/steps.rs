@@ -1,6 +1,7 @@
 //! A pump's steps as the session sees them: how many the pump planned,
 //! which one is running, the frames owed to skip on a wait
-//! recommendation, and the local input of a frame that stalled.
+//! recommendation, and the frame whose local input ggrs took and that
+//! waits.
 
 use ggrs::Frame;
 
@@ -13,9 +14,9 @@ pub(crate) struct PumpSteps<I> {
     begun: u64,
     /// Steps still to skip, owed to wait recommendations.
     skips_owed: u64,
-    /// The frame that stalled and the local input it was given: ggrs keeps
-    /// the first input of a frame, so its retries send the same.
-    stalled: Option<(Frame, Vec<I>)>,
+    /// The frame that waits and the local input ggrs took for it: ggrs
+    /// keeps the first input of a frame, so its retries send the same.
+    waiting: Option<(Frame, Vec<I>)>,
 }
 
 impl<I> Default for PumpSteps<I> {
@@ -24,7 +25,7 @@ impl<I> Default for PumpSteps<I> {
             planned: 0,
             begun: 0,
             skips_owed: 0,
-            stalled: None,
+            waiting: None,
         }
     }
 }
@@ -63,25 +64,22 @@ impl<I> PumpSteps<I> {
             .max(1)
     }
 
-    /// The input `frame` was given when it stalled, if it did.
-    pub(crate) fn stalled_input(&self, frame: Frame) -> Option<Vec<I>>
+    /// The frame that waits and the input ggrs took for it, if one waits.
+    pub(crate) fn waiting(&self) -> Option<(Frame, Vec<I>)>
     where
         I: Clone,
     {
-        match &self.stalled {
-            Some((stalled, inputs)) if *stalled == frame => Some(inputs.clone()),
-            _ => None,
-        }
+        self.waiting.clone()
     }
 
-    /// `frame` stalled with `inputs`.
-    pub(crate) fn stalled(&mut self, frame: Frame, inputs: Vec<I>) {
-        self.stalled = Some((frame, inputs));
+    /// `frame` waits, ggrs holding `inputs` for it.
+    pub(crate) fn waits(&mut self, frame: Frame, inputs: Vec<I>) {
+        self.waiting = Some((frame, inputs));
     }
 
-    /// The frame advanced.
+    /// The frame that waited ran.
     pub(crate) fn advanced(&mut self) {
-        self.stalled = None;
+        self.waiting = None;
     }
 }
 
@@ -120,12 +118,14 @@ mod tests {
     }
 
     #[test]
-    fn a_stalled_frames_input_is_sent_again_only_for_that_frame() {
+    fn a_waiting_frame_keeps_its_input_until_it_runs() {
         let mut steps = PumpSteps::default();
-        steps.stalled(7, vec![3]);
-        assert_eq!(steps.stalled_input(6), None);
-        assert_eq!(steps.stalled_input(7), Some(vec![3]));
+        assert_eq!(steps.waiting(), None);
+        steps.waits(7, vec![3]);
+        assert_eq!(steps.waiting(), Some((7, vec![3])));
+        steps.begin(2);
+        assert_eq!(steps.waiting(), Some((7, vec![3])), "across pumps");
         steps.advanced();
-        assert_eq!(steps.stalled_input(7), None);
+        assert_eq!(steps.waiting(), None);
     }
 }

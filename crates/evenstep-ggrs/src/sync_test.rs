@@ -20,12 +20,47 @@ pub struct SyncTest {
     /// Frames rolled back and simulated again at every frame: 2 or more
     /// (ggrs compares nothing below 2), at most 15.
     pub check_distance: usize,
-    /// Frames to run.
+    /// Frames to run: at least `check_distance + 3`
+    /// ([`SyncTest::least_frames`]), since the session compares a frame
+    /// simulated again only at the advance after the rollback that
+    /// simulated it, and rolls back first at frame `check_distance + 1`.
     pub frames: u32,
     /// Players, each given seeded input: 1 to 8.
     pub players: usize,
     /// The seed of the inputs.
     pub seed: u64,
+}
+
+impl SyncTest {
+    /// The fewest frames a sync test at `check_distance` must run to
+    /// compare any frame simulated again: `check_distance + 3`. The first
+    /// rollback comes at the advance from frame `check_distance + 1`, and
+    /// its frames are compared at the next advance.
+    pub fn least_frames(check_distance: usize) -> u32 {
+        u32::try_from(check_distance)
+            .unwrap_or(u32::MAX)
+            .saturating_add(3)
+    }
+
+    /// Refuses a shape out of range, or a run too short to compare
+    /// anything.
+    fn check(&self) -> Result<(), SyncTestError> {
+        if !(2..=15).contains(&self.check_distance) || !(1..=8).contains(&self.players) {
+            return Err(SyncTestError::Shape {
+                check_distance: self.check_distance,
+                players: self.players,
+            });
+        }
+        let least = SyncTest::least_frames(self.check_distance);
+        if self.frames < least {
+            return Err(SyncTestError::TooShort {
+                frames: self.frames,
+                check_distance: self.check_distance,
+                least,
+            });
+        }
+        Ok(())
+    }
 }
 
 /// What a clean sync test ran.
@@ -48,6 +83,17 @@ pub enum SyncTestError {
         check_distance: usize,
         /// The players asked for.
         players: usize,
+    },
+    /// The run is too short to compare any frame simulated again: it would
+    /// pass whatever the rules read.
+    TooShort {
+        /// The frames asked for.
+        frames: u32,
+        /// The check distance asked for.
+        check_distance: usize,
+        /// The fewest frames that compare anything at that distance
+        /// ([`SyncTest::least_frames`]).
+        least: u32,
     },
     /// A frame's state hashed differently when simulated again: the
     /// advance into it read something that is neither its state nor its
@@ -76,6 +122,15 @@ impl fmt::Display for SyncTestError {
                 "a sync test with check distance {check_distance} and {players} players: \
                  the check distance must be in 2..=15 and the players in 1..=8"
             ),
+            SyncTestError::TooShort {
+                frames,
+                check_distance,
+                least,
+            } => write!(
+                f,
+                "a sync test of {frames} frames at check distance {check_distance} compares no \
+                 frame simulated again: it needs at least {least} frames"
+            ),
             SyncTestError::Mismatch {
                 frame, noticed_at, ..
             } => write!(
@@ -100,7 +155,9 @@ impl std::error::Error for SyncTestError {}
 ///
 /// [`SyncTestError::Mismatch`] naming the first frame whose state came out
 /// different when simulated again; [`SyncTestError::Shape`] if the check
-/// distance or the players are out of range.
+/// distance or the players are out of range; [`SyncTestError::TooShort`]
+/// if `test.frames` is under [`SyncTest::least_frames`], so the run would
+/// compare nothing.
 pub fn sync_test<G, F>(
     game: &mut G,
     timestep: Timestep,
@@ -111,12 +168,7 @@ where
     G: RollbackGame,
     F: FnMut(Frame, PlayerHandle, u64) -> G::Input,
 {
-    if !(2..=15).contains(&test.check_distance) || !(1..=8).contains(&test.players) {
-        return Err(SyncTestError::Shape {
-            check_distance: test.check_distance,
-            players: test.players,
-        });
-    }
+    test.check()?;
     let mut session = SessionBuilder::<RollbackConfig<G>>::new()
         .with_num_players(test.players)
         .and_then(|builder| {

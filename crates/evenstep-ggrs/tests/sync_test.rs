@@ -1,6 +1,7 @@
 //! The sync test: deterministic rules pass at check distances 2 and 7 over
-//! a thousand seeded frames, and a rule that reads a global from frame 500
-//! on fails naming frame 501, the first state that came out different.
+//! a thousand seeded frames, a rule that reads a global from frame 500
+//! on fails naming frame 501, the first state that came out different, and
+//! a run too short to compare any frame simulated again is refused.
 
 mod common;
 
@@ -97,4 +98,57 @@ fn a_shape_out_of_range_is_refused_naming_the_ranges() {
     )
     .unwrap_err();
     assert!(error.to_string().contains("1..=8"), "{error}");
+}
+
+static READ_IN_SHORT_RUNS: AtomicU64 = AtomicU64::new(0);
+
+#[test]
+fn a_run_too_short_to_compare_anything_is_refused_naming_the_least_frame_count() {
+    for check_distance in [2, 7] {
+        let least = check_distance as u32 + 3;
+        assert_eq!(SyncTest::least_frames(check_distance), least);
+        for frames in [0, 1, least - 1] {
+            // Impure from the first frame: a run that compared anything
+            // would fail.
+            let mut game = Walkers::new(0);
+            game.impure_from = Some((0, &READ_IN_SHORT_RUNS));
+            let test = SyncTest {
+                frames,
+                ..shape(check_distance)
+            };
+            let error = sync_test(&mut game, Timestep::HZ_60, test, seeded).unwrap_err();
+            assert_eq!(
+                error,
+                SyncTestError::TooShort {
+                    frames,
+                    check_distance,
+                    least
+                }
+            );
+            assert!(
+                error
+                    .to_string()
+                    .contains(&format!("at least {least} frames")),
+                "{error}"
+            );
+            assert_eq!(game.walk.frame, 0, "a refused run runs nothing");
+        }
+    }
+}
+
+#[test]
+fn the_least_frame_count_catches_a_rule_impure_from_the_start() {
+    for check_distance in [2, 7] {
+        let mut game = Walkers::new(0);
+        game.impure_from = Some((0, &READ_IN_SHORT_RUNS));
+        let test = SyncTest {
+            frames: SyncTest::least_frames(check_distance),
+            ..shape(check_distance)
+        };
+        let error = sync_test(&mut game, Timestep::HZ_60, test, seeded).unwrap_err();
+        assert!(
+            matches!(error, SyncTestError::Mismatch { frame: 2, .. }),
+            "at check distance {check_distance}: {error}"
+        );
+    }
 }

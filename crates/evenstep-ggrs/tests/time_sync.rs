@@ -3,13 +3,15 @@
 //! to skip; without it, the fast peer runs 3 or more frames ahead, ggrs
 //! recommends waits, and exactly the frames recommended are skipped (their
 //! time dropped). Either way the peers agree on every confirmed frame.
+//! While time sync is on it owns the speed: a speed the host sets is taken
+//! back at the next step.
 
 mod common;
 
 use evenstep::{Speed, Timestep};
 use evenstep_ggrs::TimeSync;
 
-use common::{Pace, Peer, Setup, compare_logs, run, udp_peers};
+use common::{Pace, Peer, Setup, compare_logs, lone_peer, ms, run, udp_peers};
 
 /// Peer B's clock runs 103/100 of real time.
 fn fast_b() -> Pace {
@@ -75,4 +77,31 @@ fn without_time_sync_a_fast_peer_runs_ahead_and_skips_what_ggrs_recommends() {
     assert!(peers[1].game_loop.stats().dropped_steps() >= fast.skipped_steps);
     let slow = peers[0].rollback.stats();
     assert_eq!(slow.skipped_steps, 0, "the slow peer never skips: {slow:?}");
+}
+
+#[test]
+fn a_speed_the_host_sets_is_taken_back_at_the_next_step_while_time_sync_is_on() {
+    let half = Speed::new(1, 2).unwrap();
+    for (time_sync, kept) in [(TimeSync::DEFAULT, Speed::NORMAL), (TimeSync::OFF, half)] {
+        // A peer that never synchronizes: every step waits, level with no
+        // one, so time sync wants the normal speed throughout.
+        let (_link, mut peer) = lone_peer(Setup {
+            time_sync,
+            ..Setup::default()
+        });
+        let first = peer.pump_at(ms(20)).unwrap();
+        assert_eq!(
+            (first.plan.steps_run(), first.plan.speed()),
+            (1, Speed::NORMAL)
+        );
+        peer.game_loop.set_speed(half);
+        // The host's speed is in force for the pump after it was set, whose
+        // steps (20 ms at half speed, on the 20 ms the first step gave
+        // back) ask for the session's own; the pump after runs at it.
+        let set = peer.pump_at(ms(60)).unwrap();
+        assert_eq!((set.plan.steps_run(), set.plan.speed()), (2, half));
+        let next = peer.pump_at(ms(80)).unwrap();
+        assert_eq!(next.plan.speed(), kept, "{time_sync:?}");
+        assert_eq!(peer.game_loop.speed(), kept, "{time_sync:?}");
+    }
 }

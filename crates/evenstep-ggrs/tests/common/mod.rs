@@ -5,8 +5,10 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use evenstep::input::Key;
-use evenstep::{Loop, ManualClock, Pacing, PumpKind, StateHash, StepContext, Timestamp, Timestep};
+use evenstep::input::{InputEvent, Key};
+use evenstep::{
+    Loop, ManualClock, Pacing, PumpKind, PumpReport, StateHash, StepContext, Timestamp, Timestep,
+};
 use evenstep_ggrs::ggrs::{DesyncDetection, InputStatus, PlayerHandle, PlayerType};
 use evenstep_ggrs::{
     FrameLog, Link, LinkAddr, LinkConfig, LoopbackSocket, PeerAddress, Rollback, RollbackGame,
@@ -44,7 +46,9 @@ impl Walkers {
 }
 
 /// Input bits: 1 left, 2 right, 4 brake (scripted), 8 boost (the space
-/// bar held in the step's input).
+/// bar held in the step's input), and in bits 4 to 6 the taps (presses of
+/// enter during the step, up to 7; the rules ignore them, the frame log
+/// shows them).
 pub fn scripted_input(seed: u64, tick: u64) -> u8 {
     // A new input every 8 ticks: predictions (repeat the last) are mostly
     // right and wrong at each change, so rollbacks happen.
@@ -106,14 +110,26 @@ impl RollbackGame for Walkers {
 
     fn local_input(&self, _handle: PlayerHandle, step: &StepContext<'_>) -> u8 {
         let boost = if step.input().held(Key::SPACE) { 8 } else { 0 };
-        scripted_input(self.seed, step.tick()) | boost
+        let enter = InputEvent::Press(Key::ENTER.into());
+        let taps = step
+            .input()
+            .events()
+            .iter()
+            .filter(|event| **event == enter);
+        let taps = taps.count().min(7) as u8;
+        scripted_input(self.seed, step.tick()) | boost | taps << 4
     }
 }
 
 /// How the two peers are set up.
 #[derive(Clone, Copy, Debug)]
 pub struct Setup {
+    /// Both peers' step, for their sessions and their loops.
     pub timestep: Timestep,
+    /// Peer B's step, for its session and its loop, when not `timestep`.
+    pub timestep_b: Option<Timestep>,
+    /// Both loops' step, when not their sessions'.
+    pub loop_timestep: Option<Timestep>,
     pub input_delay: usize,
     pub max_prediction: usize,
     pub desync_interval: Option<u32>,
@@ -126,6 +142,8 @@ impl Default for Setup {
     fn default() -> Setup {
         Setup {
             timestep: Timestep::HZ_60,
+            timestep_b: None,
+            loop_timestep: None,
             input_delay: 2,
             max_prediction: 8,
             desync_interval: Some(10),
@@ -151,7 +169,11 @@ impl<A: PeerAddress> Peer<A> {
         peer: A,
         socket: impl evenstep_ggrs::ggrs::NonBlockingSocket<A> + 'static,
     ) -> Peer<A> {
-        let mut builder = session_builder::<Walkers, A>(setup.timestep)
+        let timestep = match setup.timestep_b {
+            Some(timestep) if me == 1 => timestep,
+            _ => setup.timestep,
+        };
+        let mut builder = session_builder::<Walkers, A>(timestep)
             .with_input_delay(setup.input_delay)
             .with_max_prediction_window(setup.max_prediction);
         if let Some(interval) = setup.desync_interval {
@@ -168,13 +190,13 @@ impl<A: PeerAddress> Peer<A> {
         if me == 1 {
             game.nudge_at = setup.nudge_b;
         }
-        let rollback = Rollback::new(game, session)
+        let rollback = Rollback::new(game, session, timestep)
             .with_time_sync(setup.time_sync)
-            .recording_frames(setup.timestep);
+            .recording_frames();
         let clock = ManualClock::new();
         let mut game_loop = Loop::builder()
             .clock(clock.clone())
-            .timestep(setup.timestep)
+            .timestep(setup.loop_timestep.unwrap_or(timestep))
             .pacing(Pacing::OFF)
             .build()
             .unwrap();
@@ -189,15 +211,16 @@ impl<A: PeerAddress> Peer<A> {
     }
 
     /// Pumps the loop at `at` on its clock.
-    pub fn pump_at(&mut self, at: Timestamp) {
+    pub fn pump_at(&mut self, at: Timestamp) -> Option<PumpReport> {
         self.clock.set(at);
-        if let Some(report) = self
+        let report = self
             .game_loop
             .pump(&mut self.rollback, PumpKind::Tick)
-            .report()
-        {
+            .report();
+        if let Some(report) = report {
             self.submitted += report.plan.scaled_units();
         }
+        report
     }
 
     pub fn frame(&self) -> i32 {
@@ -218,6 +241,40 @@ pub fn udp_peers(setup: Setup) -> [Peer<SocketAddr>; 2] {
         Peer::new(&setup, 0, addr_b, a),
         Peer::new(&setup, 1, addr_a, b),
     ]
+}
+
+/// Peer A alone: its peer's end of the link is never pumped, so its
+/// session never synchronizes and every step waits.
+pub fn lone_peer(setup: Setup) -> (Link, Peer<LinkAddr>) {
+    let (link, a, _b) = Link::pair(LinkConfig::PERFECT, 1);
+    let peer = a.peer();
+    (link, Peer::new(&setup, 0, peer, a))
+}
+
+/// Runs the peers on their manual clocks alone, never the real clock:
+/// `round(r, peers)` pumps them for round `r`, then the link moves one
+/// tick, until a round says it is done (true) or `rounds` have run
+/// (false). ggrs's own timers (sync retries, keep-alives) run on the real
+/// clock and take hundreds of milliseconds: a run this fast never meets
+/// them.
+pub fn run_rounds<A: PeerAddress>(
+    peers: &mut [Peer<A>; 2],
+    link: &Link,
+    rounds: u64,
+    mut round: impl FnMut(u64, &mut [Peer<A>; 2]) -> bool,
+) -> bool {
+    for r in 0..rounds {
+        if round(r, peers) {
+            return true;
+        }
+        link.advance(1);
+    }
+    false
+}
+
+/// Milliseconds as a timestamp.
+pub fn ms(millis: u64) -> Timestamp {
+    Timestamp::from_nanos(millis * 1_000_000)
 }
 
 /// Two peers over an in-memory link.
