@@ -337,7 +337,7 @@ impl Measured {
 
 /// `max(1, round(gap / part))`, rounding half up, for any `gap` (a gap of
 /// `u64::MAX` ns included: `gap + part / 2` would overflow).
-fn refreshes(gap: u64, part: u64) -> u64 {
+pub(crate) fn refreshes(gap: u64, part: u64) -> u64 {
     let up = gap % part >= part - part / 2;
     (gap / part + u64::from(up)).max(1)
 }
