@@ -99,41 +99,22 @@ fn where_frames_follow_the_display_snapped_and_locked_run_no_wrong_frame() {
 
 #[test]
 #[ignore = "reads ../shared/traces beside the repository: run with --ignored"]
-fn the_issue_targets_are_met_where_the_lab_readme_says_and_missed_by_what_it_says() {
-    // (capture, snapped beats both, locked beats both): the README's table.
-    // A target newly met is good news; update the table and this list.
-    let expected = [
-        ("starfield_120hz_composed", true, true),
-        ("likeadragongaiden_120hz_composed", false, false),
-        ("cyberpunk2077_120hz_composed", false, false),
-    ];
-    for (name, snapped, locked) in expected {
-        let report = judge(name);
-        assert_eq!(
-            (
-                beats_both_baselines(&report, Config::Snapped),
-                beats_both_baselines(&report, Config::Locked)
-            ),
-            (snapped, locked),
-            "{name}: (snapped, locked) beat both baselines"
-        );
+fn the_issue_targets_the_lab_readme_lists_as_met_are_met() {
+    // The README's table of targets, the ones it lists as met: on
+    // Starfield snapped and locked pacing beat both baselines, and snapped
+    // runs at least 25% fewer wrong frames than the better one (none
+    // against Godot's 2 in 8 phases). Those it lists as missed are not
+    // pinned: a planner that meets one more is better.
+    let report = judge("starfield_120hz_composed");
+    for config in [Config::Snapped, Config::Locked] {
+        assert!(beats_both_baselines(&report, config), "{config}");
     }
-    // 25% fewer than the better baseline, snapped, where every present is
-    // shown: met on Starfield (none against Godot's 2 in 8 phases), missed
-    // on Cyberpunk 2077 (3% more than Godot).
-    for (name, met) in [
-        ("starfield_120hz_composed", true),
-        ("cyberpunk2077_120hz_composed", false),
-    ] {
-        let report = judge(name);
-        let better = total(&report, Config::NaiveF64).min(total(&report, Config::Godot));
-        let snapped = total(&report, Config::Snapped);
-        assert_eq!(
-            snapped * 4 <= better * 3,
-            met,
-            "{name}: snapped {snapped}, better {better}"
-        );
-    }
+    let better = total(&report, Config::NaiveF64).min(total(&report, Config::Godot));
+    let snapped = total(&report, Config::Snapped);
+    assert!(
+        snapped * 4 <= better * 3,
+        "snapped {snapped}, better {better}"
+    );
 }
 
 #[test]
@@ -156,7 +137,7 @@ fn the_variable_refresh_capture_is_not_judged_without_a_rate() {
 
 #[test]
 #[ignore = "reads ../shared/traces beside the repository: run with --ignored"]
-fn with_feedback_the_default_is_within_the_better_baseline_and_short_of_a_quarter_over_six() {
+fn with_feedback_the_default_is_within_the_better_baseline_on_each_of_six_composed_captures() {
     let carried = concat!(env!("CARGO_MANIFEST_DIR"), "/traces");
     let composed = [
         (Path::new(carried).join("csgo_60hz_composed.csv"), 1_784),
@@ -172,25 +153,15 @@ fn with_feedback_the_default_is_within_the_better_baseline_and_short_of_a_quarte
         (capture("likeadragongaiden_120hz_composed"), 5_242),
         (capture("cyberpunk2077_120hz_composed"), 1_211),
     ];
-    let (mut fed, mut better, mut gpu_bound) = (0, 0, 0);
+    let (mut fed, mut better) = (0, 0);
     for (path, pinned_better) in composed {
         let name = path.display().to_string();
         let report = judged::judge(&path, None);
         judged::assert_feedback_within_the_better_baseline(&name, &report);
         assert_eq!(better_baseline(&report), pinned_better, "{name}");
-        let wrong = total(&report, Config::Feedback);
-        if name.contains("likeadragon") || name.contains("cyberpunk") {
-            gpu_bound += wrong;
-        }
-        fed += wrong;
+        fed += total(&report, Config::Feedback);
         better += pinned_better;
     }
-    // The target, a quarter, is missed: 0.59 of the better baseline's, and
-    // the two GPU-bound captures hold 96% of what is left.
-    assert_eq!(fed, 6_689);
-    assert!(fed * 4 > better, "with feedback {fed}, better {better}");
-    assert!(
-        gpu_bound * 100 >= fed * 95,
-        "GPU-bound {gpu_bound} of {fed}"
-    );
+    // Pinned (the README's table): 0.59 of the better baseline's.
+    assert_eq!((fed, better), (6_689, 11_358));
 }
