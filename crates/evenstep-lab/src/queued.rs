@@ -145,7 +145,12 @@ impl Queued {
     /// [`SyntheticError::Span`] if `min_us` or `max_us` is over
     /// [`MAX_SPAN_MICROS`], [`SyntheticError::PerMille`] if `per_mille` is
     /// over 1000 or, with the hitches' share, adds up to more.
-    pub fn slow(mut self, per_mille: u64, min_us: u64, max_us: u64) -> Result<Queued, SyntheticError> {
+    pub fn slow(
+        mut self,
+        per_mille: u64,
+        min_us: u64,
+        max_us: u64,
+    ) -> Result<Queued, SyntheticError> {
         self.slow_per_mille = share("slow frames", per_mille, self.stall_per_mille)?;
         self.slow_us = spans("a slow frame", min_us, max_us)?;
         Ok(self)
@@ -158,7 +163,12 @@ impl Queued {
     /// [`SyntheticError::Span`] if `min_us` or `max_us` is over
     /// [`MAX_SPAN_MICROS`], [`SyntheticError::PerMille`] if `per_mille` is
     /// over 1000 or, with the slow frames' share, adds up to more.
-    pub fn stalls(mut self, per_mille: u64, min_us: u64, max_us: u64) -> Result<Queued, SyntheticError> {
+    pub fn stalls(
+        mut self,
+        per_mille: u64,
+        min_us: u64,
+        max_us: u64,
+    ) -> Result<Queued, SyntheticError> {
         self.stall_per_mille = share("hitches", per_mille, self.slow_per_mille)?;
         self.stall_us = spans("a hitch", min_us, max_us)?;
         Ok(self)

@@ -5,9 +5,7 @@
 //! whose gaps keep no lattice is refused, with or without such gaps, and
 //! no table is printed for it.
 
-use evenstep_lab::{
-    Capture, DisplayTiming, JudgeError, Rate, Settings, SplitMix64, TimingError,
-};
+use evenstep_lab::{Capture, DisplayTiming, JudgeError, Rate, Settings, SplitMix64, TimingError};
 
 /// A windowed vsync game on a 240 Hz display, composed by copy, as a
 /// capture tool reports it: a frame a refresh, presented 1 to 3 ms before
@@ -21,7 +19,9 @@ fn composed_by_copy(frames: u64, seed: u64) -> Vec<(u64, u64)> {
     let mut rows: Vec<(u64, u64)> = Vec::new();
     let (mut refresh, mut shared) = (1_000_u64, true);
     for _ in 0..frames {
-        let on_lattice = rate.refresh_at(refresh).saturating_add_signed(rng.symmetric(20_000));
+        let on_lattice = rate
+            .refresh_at(refresh)
+            .saturating_add_signed(rng.symmetric(20_000));
         // Never three frames in one refresh.
         shared = !shared && rng.below(9) == 0;
         let display = match rows.last() {
@@ -51,7 +51,13 @@ fn capture(name: &str, rows: &[(u64, u64)]) -> Capture {
     let origin = rows[0].0;
     let mut text = String::from("present_ms,display_ms\n");
     for &(present, display) in rows {
-        let ms = |nanos: u64| format!("{}.{:06}", (nanos - origin) / 1_000_000, (nanos - origin) % 1_000_000);
+        let ms = |nanos: u64| {
+            format!(
+                "{}.{:06}",
+                (nanos - origin) / 1_000_000,
+                (nanos - origin) % 1_000_000
+            )
+        };
         text += &format!("{},{}\n", ms(present), ms(display));
     }
     Capture::Bytes {

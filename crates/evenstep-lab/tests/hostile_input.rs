@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use evenstep_lab::{
-    Config, CsvError, MAX_FRAMES, MAX_SPAN_MICROS, Queued, Rate, Refresh, Report, Settings, Synthetic,
-    SyntheticError, Trace, parse_csv, svg,
+    Config, CsvError, MAX_FRAMES, MAX_SPAN_MICROS, Queued, Rate, Refresh, Report, Settings,
+    Synthetic, SyntheticError, Trace, parse_csv, svg,
 };
 
 /// Every output the lab can write, so that every stage sees the trace, and
@@ -209,7 +209,10 @@ fn a_capture_with_a_display_gap_of_u64_max_nanoseconds_has_its_statistics_taken_
     std::fs::remove_file(&path).unwrap();
     assert_eq!(report.unwrap().judged, 1);
     let trace = trace.unwrap();
-    assert_eq!(trace.refresh(), Refresh::Fixed(Rate::ratio(1, 1_000).unwrap()));
+    assert_eq!(
+        trace.refresh(),
+        Refresh::Fixed(Rate::ratio(1, 1_000).unwrap())
+    );
     assert_eq!(
         evenstep_lab::TraceStats::of(&trace),
         Some(evenstep_lab::TraceStats {
@@ -267,15 +270,27 @@ fn a_queued_capture_with_a_span_past_an_hour_is_refused_naming_the_bound() {
     let over = MAX_SPAN_MICROS + 1;
     let refused = [
         ("render work", queued.clone().render(over, 0).unwrap_err()),
-        ("render noise", queued.clone().render(0, u64::MAX).unwrap_err()),
-        ("a slow frame", queued.clone().slow(10, 0, u64::MAX).unwrap_err()),
-        ("a hitch", queued.clone().stalls(10, u64::MAX, 0).unwrap_err()),
+        (
+            "render noise",
+            queued.clone().render(0, u64::MAX).unwrap_err(),
+        ),
+        (
+            "a slow frame",
+            queued.clone().slow(10, 0, u64::MAX).unwrap_err(),
+        ),
+        (
+            "a hitch",
+            queued.clone().stalls(10, u64::MAX, 0).unwrap_err(),
+        ),
         ("GPU time", queued.clone().gpu(u64::MAX).unwrap_err()),
         (
             "a burst's speed-up",
             queued.clone().bursts(1, 1, 2, over).unwrap_err(),
         ),
-        ("display jitter", queued.clone().display_jitter(over).unwrap_err()),
+        (
+            "display jitter",
+            queued.clone().display_jitter(over).unwrap_err(),
+        ),
     ];
     for (what, error) in refused {
         assert!(
@@ -285,7 +300,8 @@ fn a_queued_capture_with_a_span_past_an_hour_is_refused_naming_the_bound() {
         let text = error.to_string();
         assert!(
             text.starts_with(what)
-                && text.ends_with("spans are each at most 3600000000 µs (an hour, MAX_SPAN_MICROS)"),
+                && text
+                    .ends_with("spans are each at most 3600000000 µs (an hour, MAX_SPAN_MICROS)"),
             "{text}"
         );
     }
