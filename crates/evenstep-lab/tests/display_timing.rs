@@ -5,6 +5,8 @@
 //! whose gaps keep no lattice is refused, with or without such gaps, and
 //! no table is printed for it.
 
+use std::fmt::Write as _;
+
 use evenstep_lab::{Capture, DisplayTiming, JudgeError, Rate, Settings, SplitMix64, TimingError};
 
 /// A windowed vsync game on a 240 Hz display, composed by copy, as a
@@ -58,7 +60,7 @@ fn capture(name: &str, rows: &[(u64, u64)]) -> Capture {
                 (nanos - origin) % 1_000_000
             )
         };
-        text += &format!("{},{}\n", ms(present), ms(display));
+        let _ = writeln!(text, "{},{}", ms(present), ms(display));
     }
     Capture::Bytes {
         name: name.into(),
