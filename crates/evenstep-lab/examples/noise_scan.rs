@@ -39,6 +39,7 @@ fn main() {
                     let capture = Queued::new(hz)
                         .seed(noise_us + depth)
                         .render(render_us, noise_us)
+                        .expect("spans of milliseconds are within the bounds")
                         .queue(&[depth], 0)
                         .generate();
                     let report = judge_trace(&capture, Settings::default(), None, 8)

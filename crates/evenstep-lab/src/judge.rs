@@ -34,6 +34,10 @@ const FIT_PER_MILLE: u64 = 950;
 /// The most refreshes the smallest common gap is split into when looking
 /// for the period (a game at 30 fps on a 240 Hz display: 8).
 const MOST_DIVISIONS: u64 = 8;
+/// The finest part that can be a display's refresh, in ns (1,250 Hz): a
+/// finer one fits a gap of any length, within the slack, a quarter of the
+/// time or more by chance, so its lattice is no lattice.
+const FINEST_PART_NANOS: u64 = 800_000;
 
 /// The refresh period measured from a capture's display times.
 ///
@@ -48,6 +52,14 @@ const MOST_DIVISIONS: u64 = 8;
 ///
 /// A display whose every gap is two refreshes (a game capped at half the
 /// refresh rate) measures at half its rate; the verdicts are the same.
+///
+/// A window composed by copy can show two frames in one refresh, and its
+/// capture then has display gaps shorter than half a refresh, which hide
+/// the lattice from the smallest common gap. When that finds no period, the
+/// commonest gap is split instead, and gaps under half a part are set
+/// aside: they cover no refresh, each may spoil the gap after it, and they
+/// may be at most an eighth of all gaps. A period found so is kept only if
+/// it matches a common rate.
 ///
 /// # Examples
 ///
@@ -84,6 +96,8 @@ pub struct Measured {
     refreshes: u64,
     gaps: u64,
     part_nanos: u64,
+    /// Gaps under half a part, counted as no refresh.
+    shared: u64,
     nominal: Option<Rate>,
 }
 
@@ -188,31 +202,76 @@ impl DisplayTiming {
             return Err(TimingError::TooFew { found: 1 });
         }
         let smallest = self.percentile_gap(self.gaps / 100);
-        let mut best = 0;
-        for n in 1..=MOST_DIVISIONS {
-            let part = smallest / n;
-            if part == 0 {
-                break;
-            }
-            let fit = self.fit_per_mille(part);
-            best = best.max(fit);
-            if fit >= FIT_PER_MILLE {
-                let refreshes = self.refreshes_of(part);
-                let span = last - first;
-                let nominal = match_common(span, refreshes);
-                return Ok(Measured {
-                    span_nanos: span,
-                    refreshes,
-                    gaps: self.gaps,
-                    part_nanos: part,
-                    nominal,
-                });
-            }
+        let (found, best) = self.split(smallest, last - first);
+        if found.is_none_or(|measured| measured.nominal.is_none())
+            && let Some(measured) = self.split_beside_shared(last - first)
+        {
+            return Ok(measured);
         }
-        Err(TimingError::NoSteadyRate {
+        found.ok_or(TimingError::NoSteadyRate {
             smallest_gap_nanos: smallest,
             best_fit_per_mille: best,
         })
+    }
+
+    /// The first part of `base` (split into 1 to 8) that 95% of the gaps
+    /// sit on, measured over `span`, and the best fit of any part tried.
+    fn split(&self, base: u64, span: u64) -> (Option<Measured>, u64) {
+        let mut best = 0;
+        for n in 1..=MOST_DIVISIONS {
+            let part = base / n;
+            if part < FINEST_PART_NANOS {
+                break;
+            }
+            let fit = self.fitting(part, 0).saturating_mul(1_000) / self.gaps;
+            best = best.max(fit);
+            if fit >= FIT_PER_MILLE {
+                let refreshes = self.refreshes_of(part);
+                let measured = Measured::new(span, refreshes, self.gaps, part, 0);
+                return (Some(measured), best);
+            }
+        }
+        (None, best)
+    }
+
+    /// The first part of the commonest gap that the gaps sit on once those
+    /// under half a part are set aside (at most an eighth of them, each
+    /// allowed to spoil the gap after it), if its rate is a common one.
+    fn split_beside_shared(&self, span: u64) -> Option<Measured> {
+        let commonest = self.commonest_gap()?;
+        (1..=MOST_DIVISIONS)
+            .map(|n| commonest / n)
+            .take_while(|&part| part >= FINEST_PART_NANOS)
+            .find_map(|part| {
+                let half = part - part / 2;
+                let shared = self.shorter_than(half);
+                let rest = self.gaps.saturating_sub(2 * shared);
+                let fits = shared * 8 <= self.gaps
+                    && self.fitting(part, half) * 1_000 >= FIT_PER_MILLE * rest;
+                let refreshes = self.refreshes_of(part).saturating_sub(shared);
+                let measured = Measured::new(span, refreshes, self.gaps, part, shared);
+                (fits && measured.nominal.is_some()).then_some(measured)
+            })
+    }
+
+    /// The middle of the fullest bin (the shortest of equals), if any gap
+    /// is binned.
+    fn commonest_gap(&self) -> Option<u64> {
+        let (bin, &count) = self
+            .bins
+            .iter()
+            .enumerate()
+            .rev()
+            .max_by_key(|&(_, &count)| count)?;
+        (count > 0).then(|| bin as u64 * BIN_NANOS + BIN_NANOS / 2)
+    }
+
+    /// Gaps shorter than `nanos`.
+    fn shorter_than(&self, nanos: u64) -> u64 {
+        self.gap_counts()
+            .filter(|&(gap, _)| gap < nanos)
+            .map(|(_, count)| count)
+            .sum()
     }
 
     /// The gap at `rank` from the smallest, to the bin's middle.
@@ -238,17 +297,18 @@ impl DisplayTiming {
         binned.chain(self.long.iter().map(|&gap| (gap, 1)))
     }
 
-    fn fit_per_mille(&self, part: u64) -> u64 {
+    /// The gaps of at least `shortest` ns that sit within the slack of a
+    /// whole number of parts.
+    fn fitting(&self, part: u64, shortest: u64) -> u64 {
         let slack = (part / 25).max(100_000);
-        let fitting: u64 = self
-            .gap_counts()
+        self.gap_counts()
+            .filter(|&(gap, _)| gap >= shortest)
             .filter(|&(gap, _)| {
                 let whole = u128::from(refreshes(gap, part));
                 u128::from(gap).abs_diff(whole * u128::from(part)) <= u128::from(slack)
             })
             .map(|(_, count)| count)
-            .sum();
-        fitting.saturating_mul(1_000) / self.gaps
+            .sum()
     }
 
     fn refreshes_of(&self, part: u64) -> u64 {
@@ -272,7 +332,20 @@ impl Measured {
             refreshes: rate.numerator(),
             gaps: 0,
             part_nanos: rate.period_nanos(),
+            shared: 0,
             nominal: Some(rate),
+        }
+    }
+
+    /// `refreshes` over `span` ns, matched to a common rate.
+    fn new(span: u64, refreshes: u64, gaps: u64, part: u64, shared: u64) -> Measured {
+        Measured {
+            span_nanos: span,
+            refreshes,
+            gaps,
+            part_nanos: part,
+            shared,
+            nominal: match_common(span, refreshes),
         }
     }
 
@@ -320,13 +393,28 @@ impl Measured {
         if self.gaps == 0 {
             return format!("{nominal} (given)");
         }
+        let shared = if self.shared == 0 {
+            String::new()
+        } else {
+            format!(
+                "; {} under half a refresh, two frames in one, set aside",
+                self.shared
+            )
+        };
         format!(
-            "{nominal} (measured {:.3} Hz: {} display gaps covering {} refreshes of {:.3} ms)",
+            "{nominal} (measured {:.3} Hz: {} display gaps covering {} refreshes of {:.3} ms{shared})",
             self.measured_hz(),
             self.gaps,
             self.refreshes,
             self.period_nanos() / 1e6
         )
+    }
+
+    /// Display gaps shorter than half a refresh, counted as covering none:
+    /// two frames shown in one refresh (0 unless the lattice was found
+    /// only with them set aside).
+    pub const fn shared(&self) -> u64 {
+        self.shared
     }
 
     /// The part the smallest common gap was split into, in ns.
@@ -337,7 +425,7 @@ impl Measured {
 
 /// `max(1, round(gap / part))`, rounding half up, for any `gap` (a gap of
 /// `u64::MAX` ns included: `gap + part / 2` would overflow).
-fn refreshes(gap: u64, part: u64) -> u64 {
+pub(crate) fn refreshes(gap: u64, part: u64) -> u64 {
     let up = gap % part >= part - part / 2;
     (gap / part + u64::from(up)).max(1)
 }

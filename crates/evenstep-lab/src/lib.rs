@@ -69,7 +69,7 @@ pub use metrics::{Histogram, Metrics};
 pub use planner::Planner;
 pub use plot::{PlotError, svg};
 pub use process_filter::ProcessFilter;
-pub use queued::Queued;
+pub use queued::{MAX_SPAN_MICROS, Queued};
 pub use rate::{Rate, RateError};
 pub use report::{ConfigReport, DEFAULT_PHASES, Report, TraceReport};
 pub use rng::SplitMix64;

@@ -346,7 +346,9 @@ fn long_help() -> String {
          Other CSV traces: {CSV_FORMATS}. Their display rate is the median frame time matched \
          to a common rate within 0.5% (printed), or --display-hz; a trace that matches none is \
          refused.\n\n\
-         Stutter: a frame stutters when its step count departs from the ideal cadence. \
+         Stutter (the other table; a diagnostic, stricter than the screen needs, while the \
+         lab's targets are set on wrong shown frames): a frame stutters when its step count \
+         departs from the ideal cadence of the trace's own stamps. \
          Let r = step rate / display rate; a frame spans n = max(1, round(delta / period)) \
          refreshes (a missed refresh is n = 2). If r is within 1% of a whole number m \
          (60 steps/s on 60 or 59.94 Hz: m = 1), every frame must run n·m steps. If r is \

@@ -14,11 +14,18 @@ use core::fmt::Write as _;
 
 use crate::rate::Rate;
 use crate::rng::SplitMix64;
-use crate::synthetic::{SyntheticError, checked_frames};
+use crate::synthetic::{MAX_FRAMES, SyntheticError, checked_frames};
 use crate::trace::{Refresh, Trace};
 
 /// Where the first refresh lands, in ns.
 const START_NANOS: u64 = 1_000_000_000;
+
+/// The longest span a [`Queued`] capture may describe, in µs: an hour, for
+/// each of its render work, noise, slow frames, hitches, GPU time, burst
+/// speed-up and display jitter. Every sum of them then fits in a `u64` of
+/// nanoseconds; only millions of hour-long frames reach the end of time,
+/// where the capture ends.
+pub const MAX_SPAN_MICROS: u64 = 3_600_000_000;
 
 /// A game presenting through a vsync queue, described.
 ///
@@ -121,27 +128,50 @@ impl Queued {
     }
 
     /// Render work of `render_us` ± `noise_us` (a bell, bounded).
-    #[must_use = "builder methods return the changed description"]
-    pub fn render(mut self, render_us: u64, noise_us: u64) -> Queued {
-        self.render_us = render_us;
-        self.noise_us = noise_us;
-        self
+    ///
+    /// # Errors
+    ///
+    /// [`SyntheticError::Span`] if either is over [`MAX_SPAN_MICROS`].
+    pub fn render(mut self, render_us: u64, noise_us: u64) -> Result<Queued, SyntheticError> {
+        self.render_us = span("render work", render_us)?;
+        self.noise_us = span("render noise", noise_us)?;
+        Ok(self)
     }
 
     /// Slow frames: `per_mille` of them take `min_us` to `max_us` longer.
-    #[must_use = "builder methods return the changed description"]
-    pub fn slow(mut self, per_mille: u64, min_us: u64, max_us: u64) -> Queued {
-        self.slow_per_mille = per_mille;
-        self.slow_us = (min_us, max_us.max(min_us));
-        self
+    ///
+    /// # Errors
+    ///
+    /// [`SyntheticError::Span`] if `min_us` or `max_us` is over
+    /// [`MAX_SPAN_MICROS`], [`SyntheticError::PerMille`] if `per_mille` is
+    /// over 1000 or, with the hitches' share, adds up to more.
+    pub fn slow(
+        mut self,
+        per_mille: u64,
+        min_us: u64,
+        max_us: u64,
+    ) -> Result<Queued, SyntheticError> {
+        self.slow_per_mille = share("slow frames", per_mille, self.stall_per_mille)?;
+        self.slow_us = spans("a slow frame", min_us, max_us)?;
+        Ok(self)
     }
 
     /// Hitches: `per_mille` of frames take `min_us` to `max_us` longer.
-    #[must_use = "builder methods return the changed description"]
-    pub fn stalls(mut self, per_mille: u64, min_us: u64, max_us: u64) -> Queued {
-        self.stall_per_mille = per_mille;
-        self.stall_us = (min_us, max_us.max(min_us));
-        self
+    ///
+    /// # Errors
+    ///
+    /// [`SyntheticError::Span`] if `min_us` or `max_us` is over
+    /// [`MAX_SPAN_MICROS`], [`SyntheticError::PerMille`] if `per_mille` is
+    /// over 1000 or, with the slow frames' share, adds up to more.
+    pub fn stalls(
+        mut self,
+        per_mille: u64,
+        min_us: u64,
+        max_us: u64,
+    ) -> Result<Queued, SyntheticError> {
+        self.stall_per_mille = share("hitches", per_mille, self.slow_per_mille)?;
+        self.stall_us = spans("a hitch", min_us, max_us)?;
+        Ok(self)
     }
 
     /// The queue's depth (frames Present lets wait for the screen), drawn
@@ -157,10 +187,13 @@ impl Queued {
 
     /// Time on the GPU: a frame is ready `gpu_us` after its Present (a
     /// long one stands for a driver's own render-ahead).
-    #[must_use = "builder methods return the changed description"]
-    pub fn gpu(mut self, gpu_us: u64) -> Queued {
-        self.gpu_us = gpu_us;
-        self
+    ///
+    /// # Errors
+    ///
+    /// [`SyntheticError::Span`] if `gpu_us` is over [`MAX_SPAN_MICROS`].
+    pub fn gpu(mut self, gpu_us: u64) -> Result<Queued, SyntheticError> {
+        self.gpu_us = span("GPU time", gpu_us)?;
+        Ok(self)
     }
 
     /// Bursts of faster frames: with probability `per_mille`/1000 a frame
@@ -170,26 +203,38 @@ impl Queued {
     /// (the queue drains, and frames miss their refreshes once it is empty)
     /// and faster in them (the queue fills, and Present blocks once it is
     /// full).
-    #[must_use = "builder methods return the changed description"]
+    ///
+    /// # Errors
+    ///
+    /// [`SyntheticError::Span`] if `faster_us` is over [`MAX_SPAN_MICROS`],
+    /// [`SyntheticError::PerMille`] if `per_mille` is over 1000, and
+    /// [`SyntheticError::Burst`] if `max_frames` is over [`MAX_FRAMES`].
     pub fn bursts(
         mut self,
         per_mille: u64,
         min_frames: u64,
         max_frames: u64,
         faster_us: u64,
-    ) -> Queued {
-        self.burst_per_mille = per_mille;
-        self.burst_frames = (min_frames, max_frames.max(min_frames));
-        self.burst_faster_us = faster_us;
-        self
+    ) -> Result<Queued, SyntheticError> {
+        self.burst_per_mille = share("bursts", per_mille, 0)?;
+        let longest = min_frames.max(max_frames);
+        if longest > MAX_FRAMES as u64 {
+            return Err(SyntheticError::Burst { frames: longest });
+        }
+        self.burst_frames = (min_frames, longest);
+        self.burst_faster_us = span("a burst's speed-up", faster_us)?;
+        Ok(self)
     }
 
     /// Display times jittered uniformly by up to ±`jitter_us`, as a capture
     /// tool's timestamps are; each stays after the one before.
-    #[must_use = "builder methods return the changed description"]
-    pub fn display_jitter(mut self, jitter_us: u64) -> Queued {
-        self.display_jitter_us = jitter_us;
-        self
+    ///
+    /// # Errors
+    ///
+    /// [`SyntheticError::Span`] if `jitter_us` is over [`MAX_SPAN_MICROS`].
+    pub fn display_jitter(mut self, jitter_us: u64) -> Result<Queued, SyntheticError> {
+        self.display_jitter_us = span("display jitter", jitter_us)?;
+        Ok(self)
     }
 
     /// The capture's name, such as `59.95 Hz vsync, queue 1–3`.
@@ -232,59 +277,89 @@ impl Queued {
     }
 
     /// Generates the capture: present times as the stamps, display times
-    /// beside them, on a fixed display at the rate given.
+    /// beside them, on a fixed display at the rate given. A capture whose
+    /// frames would land past `u64::MAX` nanoseconds (585 years: millions of
+    /// hour-long frames, or a display slower than a refresh a century) ends
+    /// with the last frame before that.
     pub fn generate(&self) -> Trace {
         let mut rng = SplitMix64::new(self.seed);
-        let rate = self.rate;
-        let refresh = |k: u64| START_NANOS + rate.refresh_at(k);
         let mut stamps = Vec::with_capacity(self.frames);
         let mut display: Vec<Option<u64>> = Vec::with_capacity(self.frames);
         let mut shown_at: Vec<u64> = Vec::with_capacity(self.frames);
-        let mut depth = self.depths[0];
-        let mut start = START_NANOS;
-        let mut last_refresh: Option<u64> = None;
-        let mut burst_left = 0_u64;
-        let mut last_shown = 0_u64;
+        let mut state = Pipeline {
+            depth: self.depths[0],
+            start: START_NANOS,
+            last_refresh: None,
+            burst_left: 0,
+            last_shown: 0,
+        };
         for i in 0..self.frames {
-            if self.depth_change_per_mille > 0 && rng.below(1_000) < self.depth_change_per_mille {
-                depth = self.depths[rng.below(self.depths.len() as u64) as usize];
-            }
-            let noise = (0..4)
-                .map(|_| rng.symmetric(self.noise_us * 1_000))
-                .sum::<i64>()
-                / 4;
-            let mut work = (self.render_us * 1_000)
-                .saturating_add_signed(noise - self.burst(&mut rng, &mut burst_left))
-                .max(500_000);
-            let roll = rng.below(1_000);
-            if roll < self.stall_per_mille {
-                work += between(&mut rng, self.stall_us) * 1_000;
-            } else if roll < self.stall_per_mille + self.slow_per_mille {
-                work += between(&mut rng, self.slow_us) * 1_000;
-            }
-            let present = start + work;
-            let ready = present + self.gpu_us * 1_000;
-            // The first refresh at or after the frame is ready, and after
-            // the previous frame's.
-            let mut k = rate.first_tick_at_or_after(ready - START_NANOS);
-            if let Some(last) = last_refresh {
-                k = k.max(last + 1);
-            }
-            last_refresh = Some(k);
-            let shown = refresh(k);
+            let Some((present, shown)) = self.frame(&mut rng, &mut state) else {
+                break;
+            };
+            let Some(at) = self.jittered(&mut rng, shown, &mut state.last_shown) else {
+                break;
+            };
             stamps.push(present);
-            display.push(Some(self.jittered(&mut rng, shown, &mut last_shown)));
+            display.push(Some(at));
             shown_at.push(shown);
             // Present returns once fewer than `depth` frames wait: when the
             // frame `depth - 1` before this one has reached the screen.
-            let blocker = i.checked_sub(usize::try_from(depth).unwrap_or(1) - 1);
-            start = blocker.map_or(present, |j| present.max(shown_at[j]));
+            let blocker = i.checked_sub(usize::try_from(state.depth).unwrap_or(1) - 1);
+            state.start = blocker.map_or(present, |j| present.max(shown_at[j]));
         }
-        Trace::new(self.name(), stamps, Refresh::Fixed(rate)).with_display(display)
+        Trace::new(self.name(), stamps, Refresh::Fixed(self.rate)).with_display(display)
     }
 }
 
+/// Where the game and the queue stand between two frames.
+struct Pipeline {
+    depth: u64,
+    /// When the next frame's render work starts, in ns.
+    start: u64,
+    /// The refresh the last frame reached.
+    last_refresh: Option<u64>,
+    /// Frames left in the current burst.
+    burst_left: u64,
+    /// The last display time written, jittered.
+    last_shown: u64,
+}
+
 impl Queued {
+    /// The next frame's present time and the refresh it reaches, in ns, or
+    /// `None` past the end of time. Each span is at most
+    /// [`MAX_SPAN_MICROS`], so only the running time can overflow.
+    fn frame(&self, rng: &mut SplitMix64, state: &mut Pipeline) -> Option<(u64, u64)> {
+        if self.depth_change_per_mille > 0 && rng.below(1_000) < self.depth_change_per_mille {
+            state.depth = self.depths[rng.below(self.depths.len() as u64) as usize];
+        }
+        let noise = (0..4)
+            .map(|_| rng.symmetric(self.noise_us * 1_000))
+            .sum::<i64>()
+            / 4;
+        let mut work = (self.render_us * 1_000)
+            .saturating_add_signed(noise - self.burst(rng, &mut state.burst_left))
+            .max(500_000);
+        let roll = rng.below(1_000);
+        if roll < self.stall_per_mille {
+            work += between(rng, self.stall_us) * 1_000;
+        } else if roll < self.stall_per_mille + self.slow_per_mille {
+            work += between(rng, self.slow_us) * 1_000;
+        }
+        let present = state.start.checked_add(work)?;
+        let ready = present.checked_add(self.gpu_us * 1_000)?;
+        // The first refresh at or after the frame is ready, and after the
+        // previous frame's.
+        let mut k = self.rate.first_tick_at_or_after(ready - START_NANOS);
+        if let Some(last) = state.last_refresh {
+            k = k.max(last.checked_add(1)?);
+        }
+        state.last_refresh = Some(k);
+        // `refresh_at` saturates at `u64::MAX`, which the start pushes over.
+        let shown = START_NANOS.checked_add(self.rate.refresh_at(k))?;
+        Some((present, shown))
+    }
+
     /// How much faster, in ns, this frame's render work is: a burst's
     /// `burst_faster_us`, or 0 (drawing nothing without bursts).
     fn burst(&self, rng: &mut SplitMix64, left: &mut u64) -> i64 {
@@ -302,17 +377,40 @@ impl Queued {
     }
 
     /// The display time of a frame shown at `shown`, jittered (drawing
-    /// nothing without jitter), and after the one before.
-    fn jittered(&self, rng: &mut SplitMix64, shown: u64, last: &mut u64) -> u64 {
+    /// nothing without jitter), and after the one before; `None` when that
+    /// is past the end of time.
+    fn jittered(&self, rng: &mut SplitMix64, shown: u64, last: &mut u64) -> Option<u64> {
         if self.display_jitter_us == 0 {
-            return shown;
+            return Some(shown);
         }
         let at = shown
             .saturating_add_signed(rng.symmetric(self.display_jitter_us * 1_000))
-            .max(*last + 1);
+            .max(last.checked_add(1)?);
         *last = at;
-        at
+        Some(at)
     }
+}
+
+/// `micros`, if it is at most [`MAX_SPAN_MICROS`].
+fn span(what: &'static str, micros: u64) -> Result<u64, SyntheticError> {
+    if micros > MAX_SPAN_MICROS {
+        return Err(SyntheticError::Span { what, micros });
+    }
+    Ok(micros)
+}
+
+/// `(low, high)` in order, if both are at most [`MAX_SPAN_MICROS`].
+fn spans(what: &'static str, low: u64, high: u64) -> Result<(u64, u64), SyntheticError> {
+    Ok((span(what, low)?, span(what, high.max(low))?))
+}
+
+/// `per_mille`, if it and `other`, the share beside it, add up to at most
+/// 1000.
+fn share(what: &'static str, per_mille: u64, other: u64) -> Result<u64, SyntheticError> {
+    if per_mille.saturating_add(other) > 1_000 {
+        return Err(SyntheticError::PerMille { what, per_mille });
+    }
+    Ok(per_mille)
 }
 
 fn format_thousandths(us: u64) -> String {

@@ -251,7 +251,8 @@ impl Report {
             .unwrap_or(1);
         let _ = writeln!(
             out,
-            "\nwrong shown frames, mean / worst over {phases} start phases, planners fed the present times:"
+            "\nwrong shown frames, mean / worst over {phases} start phases, planners fed the present \
+             times\n{JUDGED_LABEL}:"
         );
         let mut least = vec![42];
         least.extend(Config::ALL.map(|_| 18));
@@ -280,7 +281,7 @@ impl Report {
     fn summary(&self, out: &mut String) {
         let _ = writeln!(
             out,
-            "\nstuttering frames, after the first {} of each trace:",
+            "\nstuttering frames, after the first {} of each trace\n{STUTTER_LABEL}:",
             self.warm_up_frames
         );
         let mut least = vec![42];
@@ -360,10 +361,24 @@ fn metrics_table(trace: &TraceReport) -> Table {
     table
 }
 
+/// What the stutter summary judges, printed under its heading: the two
+/// summaries can disagree, and only one carries the lab's targets.
+const STUTTER_LABEL: &str = "  judges each frame by its own stamps' cadence, the ideal step \
+pattern for the refreshes they span:
+  stricter than the screen needs (on 75, 144 and 165 Hz it counts frames the display judges \
+right); a diagnostic, not the lab's targets";
+
+/// What the wrong-shown-frames summary judges, printed under its heading.
+const JUDGED_LABEL: &str = "  judges each shown frame's steps against the refreshes it stayed \
+on screen, by its display times:
+  the lab's targets are set on this table";
+
 /// What the stutter table's columns mean.
 const KEY: &str = "
 columns: 0 1 2 3 4+ = frames that ran that many steps; stutter = frames whose
-step count departs from the display's ideal cadence (see `evenstep-lab --help`);
+step count departs from the ideal cadence of the trace's own stamps (see
+`evenstep-lab --help`; a diagnostic: the lab's targets are set on wrong shown
+frames, judged by the display times);
 double = frames spanning one refresh that ran 2+ steps; drift = simulated time
 (steps run x dt) minus wall time since the anchor, at the last frame (a bank
 that flickers across a step boundary swings it by a step from frame to frame);

@@ -9,7 +9,7 @@ use core::time::Duration;
 
 use crate::queued::Queued;
 use crate::rate::Rate;
-use crate::synthetic::{Jitter, Synthetic};
+use crate::synthetic::{Jitter, Synthetic, SyntheticError};
 use crate::trace::Trace;
 
 /// Frames in each profile of the default suite.
@@ -140,29 +140,32 @@ fn queued() -> Vec<Queued> {
     // the rest drain it.
     let deep = |render_us: u64, noise_us: u64, (per_mille, min, max): (u64, u64, u64)| {
         Queued::new(slow_60())
-            .render(render_us, noise_us)
-            .bursts(per_mille, min, max, 400)
-            .slow(15, 3_000, 7_000)
-            .stalls(3, 8_000, 21_000)
-            .gpu(33_000)
+            .render(render_us, noise_us)?
+            .bursts(per_mille, min, max, 400)?
+            .slow(15, 3_000, 7_000)?
+            .stalls(3, 8_000, 21_000)?
+            .gpu(33_000)?
             .queue(&[7], 0)
             .display_jitter(80)
     };
-    vec![
-        Queued::new(slow_60()),
-        Queued::new(slow_60()).queue(&[2, 1, 3], 2),
-        Queued::new(hz(60)).queue(&[1], 0),
-        Queued::new(hz(120))
-            .render(3_000, 800)
-            .slow(40, 1_000, 4_000)
-            .stalls(5, 5_000, 20_000),
-        Queued::new(hz(60))
-            .slow(80, 2_000, 10_000)
-            .queue(&[2, 3], 1),
-        Queued::new(hz(60)).render(4_000, 5_000),
-        deep(16_840, 2_000, (2, 100, 300)).slow(20, 3_000, 7_000),
-        deep(16_820, 1_800, (1, 200, 400)),
-        deep(16_820, 2_000, (1, 200, 400)).stalls(8, 8_000, 21_000),
-        deep(16_820, 2_000, (3, 60, 150)).bursts(3, 60, 150, 600),
-    ]
+    let profiles = || -> Result<Vec<Queued>, SyntheticError> {
+        Ok(vec![
+            Queued::new(slow_60()),
+            Queued::new(slow_60()).queue(&[2, 1, 3], 2),
+            Queued::new(hz(60)).queue(&[1], 0),
+            Queued::new(hz(120))
+                .render(3_000, 800)?
+                .slow(40, 1_000, 4_000)?
+                .stalls(5, 5_000, 20_000)?,
+            Queued::new(hz(60))
+                .slow(80, 2_000, 10_000)?
+                .queue(&[2, 3], 1),
+            Queued::new(hz(60)).render(4_000, 5_000)?,
+            deep(16_840, 2_000, (2, 100, 300))?.slow(20, 3_000, 7_000)?,
+            deep(16_820, 1_800, (1, 200, 400))?,
+            deep(16_820, 2_000, (1, 200, 400))?.stalls(8, 8_000, 21_000)?,
+            deep(16_820, 2_000, (3, 60, 150))?.bursts(3, 60, 150, 600)?,
+        ])
+    };
+    profiles().unwrap_or_else(|error| unreachable!("every profile is within bounds: {error}"))
 }

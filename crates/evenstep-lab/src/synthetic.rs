@@ -411,6 +411,27 @@ pub enum SyntheticError {
         /// How long it was to last.
         span: Duration,
     },
+    /// A [`Queued`](crate::Queued) span over
+    /// [`MAX_SPAN_MICROS`](crate::MAX_SPAN_MICROS).
+    Span {
+        /// What the span was for, such as `render work`.
+        what: &'static str,
+        /// The span asked for, in µs.
+        micros: u64,
+    },
+    /// A [`Queued`](crate::Queued) share of frames over 1000 per mille,
+    /// alone or with the share beside it (slow frames and hitches together).
+    PerMille {
+        /// Which frames, such as `hitches`.
+        what: &'static str,
+        /// The share asked for, per mille.
+        per_mille: u64,
+    },
+    /// A [`Queued`](crate::Queued) burst longer than [`MAX_FRAMES`].
+    Burst {
+        /// The burst's length asked for, in frames.
+        frames: u64,
+    },
 }
 
 impl fmt::Display for SyntheticError {
@@ -430,6 +451,22 @@ impl fmt::Display for SyntheticError {
                 f,
                 "hidden at {at:?} for {span:?}; the start and the span are each at most {} s",
                 MAX_HIDDEN.as_secs()
+            ),
+            SyntheticError::Span { what, micros } => write!(
+                f,
+                "{what} of {micros} µs; a queued capture's spans are each at most \
+                 {} µs (an hour, MAX_SPAN_MICROS)",
+                crate::queued::MAX_SPAN_MICROS
+            ),
+            SyntheticError::PerMille { what, per_mille } => write!(
+                f,
+                "{what} in {per_mille}‰ of frames; a share is 0 to 1000‰, and slow frames \
+                 and hitches together at most 1000‰"
+            ),
+            SyntheticError::Burst { frames } => write!(
+                f,
+                "a burst of {frames} frames; a burst lasts at most {MAX_FRAMES} frames \
+                 (MAX_FRAMES)"
             ),
         }
     }

@@ -5,6 +5,7 @@
 
 use core::fmt;
 
+use crate::judge::refreshes;
 use crate::trace::Trace;
 
 /// A trace's timing statistics, in nanoseconds: percentiles are nearest
@@ -65,9 +66,11 @@ impl TraceStats {
             return None;
         }
         let period = trace.refresh().typical_period_nanos().max(1);
+        // Rounded without `gap + period / 2`, which overflows on a gap near
+        // `u64::MAX`.
         let long = display_gaps
             .iter()
-            .filter(|&&gap| (gap + period / 2) / period >= 2)
+            .filter(|&&gap| refreshes(gap, period) >= 2)
             .count() as u64;
         let latencies = shown
             .iter()

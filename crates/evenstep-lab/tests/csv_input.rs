@@ -187,14 +187,56 @@ fn a_trace_with_every_stamp_equal_has_no_refresh_rate() {
 }
 
 #[test]
-fn no_input_makes_the_reader_panic() {
+fn random_text_is_read_into_stamps_in_order_or_refused_with_the_readers_error() {
     let alphabet = b"0123456789.,-e# \n\"abcTimeInSeconds";
     let mut rng = SplitMix64::new(99);
-    for _ in 0..2_000 {
-        let length = rng.below(60) as usize;
-        let text: String = (0..length)
-            .map(|_| char::from(alphabet[rng.below(alphabet.len() as u64) as usize]))
-            .collect();
-        let _ = parse_csv("noise", &text, None);
+    let (mut judged, mut no_rate, mut refused) = (0, 0, 0);
+    for round in 0..4_000 {
+        // Half noise from the alphabet, half columns of rising milliseconds
+        // with a stray character now and then.
+        let text: String = if round % 2 == 0 {
+            let length = rng.below(60) as usize;
+            (0..length)
+                .map(|_| char::from(alphabet[rng.below(alphabet.len() as u64) as usize]))
+                .collect()
+        } else {
+            let mut at = 0;
+            (0..rng.below(12))
+                .map(|_| {
+                    at += 1_000 + rng.below(40_000);
+                    match rng.below(16) {
+                        0 => char::from(alphabet[rng.below(alphabet.len() as u64) as usize])
+                            .to_string(),
+                        1 => format!("{}", at / 1_000),
+                        _ => format!("{}.{:03}", at / 1_000, at % 1_000),
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        match (read_csv(&text), parse_csv("noise", &text, None)) {
+            // Read: at least two stamps, in order, and a trace of exactly
+            // those at a rate matched to them, or refused for want of one.
+            (Ok((stamps, _)), parsed) => {
+                assert!(stamps.len() >= 2 && stamps.is_sorted(), "{text:?}");
+                match parsed {
+                    Ok(trace) => {
+                        assert_eq!(trace.stamps(), &stamps[..], "{text:?}");
+                        assert!(trace.refresh_note().unwrap().contains("estimated"));
+                        judged += 1;
+                    }
+                    Err(CsvError::NoRefresh | CsvError::NoSteadyRate { .. }) => no_rate += 1,
+                    Err(error) => panic!("{text:?} read, then refused: {error}"),
+                }
+            }
+            // Refused: with the reader's own error, which says something.
+            (Err(read), parsed) => {
+                assert_eq!(parsed.unwrap_err(), read, "{text:?}");
+                assert!(!read.to_string().is_empty());
+                refused += 1;
+            }
+        }
     }
+    // The noise is a fixed sequence: these are its outcomes.
+    assert_eq!((judged, no_rate, refused), (68, 1_183, 2_749));
 }

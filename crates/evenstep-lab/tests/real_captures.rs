@@ -70,36 +70,25 @@ fn on_far_cry_new_dawn_the_default_runs_fewer_wrong_frames_than_both_baselines()
 }
 
 #[test]
-fn the_issue_targets_are_met_where_the_lab_readme_says_and_missed_by_what_it_says() {
-    // (capture, snapped beats both, locked beats both): the README's table.
-    // A target newly met is good news; update the table and this list.
-    let expected = [
-        ("csgo_60hz_composed", true, false),
-        ("farcrynewdawn_120hz_composed", false, true),
-        ("residentevil2_120hz_composed", true, false),
-    ];
-    for (name, snapped, locked) in expected {
+fn the_issue_targets_the_lab_readme_lists_as_met_are_met() {
+    // The README's table of targets, the ones it lists as met: snapped
+    // pacing beats both baselines on csgo and Resident Evil 2, the default
+    // on Far Cry New Dawn. Those it lists as missed are not pinned here: a
+    // planner that meets one more is better, and its test stays green.
+    for (name, config) in [
+        ("csgo_60hz_composed", Config::Snapped),
+        ("farcrynewdawn_120hz_composed", Config::Locked),
+        ("residentevil2_120hz_composed", Config::Snapped),
+    ] {
         let report = judge(name);
-        assert_eq!(
-            (
-                beats_both_baselines(&report, Config::Snapped),
-                beats_both_baselines(&report, Config::Locked)
-            ),
-            (snapped, locked),
-            "{name}: (snapped, locked) beat both baselines"
+        assert!(
+            beats_both_baselines(&report, config),
+            "{name}: {config} {}, naive {}, Godot {}",
+            total(&report, config),
+            total(&report, Config::NaiveF64),
+            total(&report, Config::Godot)
         );
     }
-    // 25% fewer than the better baseline, snapped, where every present is
-    // shown: missed on Far Cry New Dawn (5% more than the naive
-    // accumulator).
-    let name = "farcrynewdawn_120hz_composed";
-    let report = judge(name);
-    let better = total(&report, Config::NaiveF64).min(total(&report, Config::Godot));
-    let snapped = total(&report, Config::Snapped);
-    assert!(
-        snapped * 4 > better * 3,
-        "{name}: snapped {snapped}, better {better}"
-    );
 }
 
 #[test]

@@ -151,3 +151,38 @@ fn every_configuration_is_plotted_in_a_colour_of_its_own_with_a_visible_drift_li
         assert!(widths.iter().any(|&w| w >= 2), "{colour}: {widths:?}");
     }
 }
+
+#[test]
+fn each_summary_says_what_it_judges_and_which_one_carries_the_labs_targets() {
+    let table = two_traces().table();
+    let lines: Vec<&str> = table.lines().collect();
+    // The two lines under each heading.
+    let under = |heading: &str| {
+        let at = lines
+            .iter()
+            .position(|line| line.starts_with(heading))
+            .unwrap_or_else(|| panic!("no `{heading}` in\n{table}"));
+        [lines[at + 1], lines[at + 2]]
+    };
+    assert_eq!(
+        under("stuttering frames, after the first 16 of each trace"),
+        [
+            "  judges each frame by its own stamps' cadence, the ideal step pattern for the \
+             refreshes they span:",
+            "  stricter than the screen needs (on 75, 144 and 165 Hz it counts frames the display \
+             judges right); a diagnostic, not the lab's targets:"
+        ]
+    );
+    assert_eq!(
+        under("wrong shown frames, mean / worst over 8 start phases"),
+        [
+            "  judges each shown frame's steps against the refreshes it stayed on screen, by its \
+             display times:",
+            "  the lab's targets are set on this table:"
+        ]
+    );
+    assert!(
+        table.contains("a diagnostic: the lab's targets are set on wrong shown\nframes"),
+        "the key says it too"
+    );
+}

@@ -99,40 +99,77 @@ fn where_frames_follow_the_display_snapped_and_locked_run_no_wrong_frame() {
 
 #[test]
 #[ignore = "reads ../shared/traces beside the repository: run with --ignored"]
-fn the_issue_targets_are_met_where_the_lab_readme_says_and_missed_by_what_it_says() {
-    // (capture, snapped beats both, locked beats both): the README's table.
-    // A target newly met is good news; update the table and this list.
-    let expected = [
-        ("starfield_120hz_composed", true, true),
-        ("likeadragongaiden_120hz_composed", false, false),
-        ("cyberpunk2077_120hz_composed", false, false),
-    ];
-    for (name, snapped, locked) in expected {
-        let report = judge(name);
-        assert_eq!(
-            (
-                beats_both_baselines(&report, Config::Snapped),
-                beats_both_baselines(&report, Config::Locked)
-            ),
-            (snapped, locked),
-            "{name}: (snapped, locked) beat both baselines"
-        );
+fn the_issue_targets_the_lab_readme_lists_as_met_are_met() {
+    // The README's table of targets, the ones it lists as met: on
+    // Starfield snapped and locked pacing beat both baselines, and snapped
+    // runs at least 25% fewer wrong frames than the better one (none
+    // against Godot's 2 in 8 phases). Those it lists as missed are not
+    // pinned: a planner that meets one more is better.
+    let report = judge("starfield_120hz_composed");
+    for config in [Config::Snapped, Config::Locked] {
+        assert!(beats_both_baselines(&report, config), "{config}");
     }
-    // 25% fewer than the better baseline, snapped, where every present is
-    // shown: met on Starfield (none against Godot's 2 in 8 phases), missed
-    // on Cyberpunk 2077 (3% more than Godot).
-    for (name, met) in [
-        ("starfield_120hz_composed", true),
-        ("cyberpunk2077_120hz_composed", false),
-    ] {
-        let report = judge(name);
-        let better = total(&report, Config::NaiveF64).min(total(&report, Config::Godot));
-        let snapped = total(&report, Config::Snapped);
-        assert_eq!(
-            snapped * 4 <= better * 3,
-            met,
-            "{name}: snapped {snapped}, better {better}"
-        );
+    let better = total(&report, Config::NaiveF64).min(total(&report, Config::Godot));
+    let snapped = total(&report, Config::Snapped);
+    assert!(
+        snapped * 4 <= better * 3,
+        "snapped {snapped}, better {better}"
+    );
+}
+
+#[test]
+#[ignore = "reads ../shared/traces beside the repository: run with --ignored"]
+fn every_fixed_refresh_capture_is_measured_at_the_rate_its_display_times_show() {
+    // All nine, the three in the repository included: the rate, and what
+    // it was measured from (the variable refresh one is refused, below).
+    let carried = concat!(env!("CARGO_MANIFEST_DIR"), "/traces");
+    let measured = [
+        (
+            "csgo_60hz_composed",
+            "60 Hz (measured 60.002 Hz: 2169 display gaps covering 2169 refreshes of 16.666 ms)",
+        ),
+        (
+            "cyberpunk2077_120hz_composed",
+            "120 Hz (measured 120.003 Hz: 684 display gaps covering 3594 refreshes of 8.333 ms)",
+        ),
+        (
+            "dwm_120hz_vsync",
+            "120 Hz (measured 119.844 Hz: 1691 display gaps covering 1691 refreshes of 8.344 ms)",
+        ),
+        (
+            "farcrynewdawn_120hz_composed",
+            "120 Hz (measured 119.837 Hz: 1170 display gaps covering 1827 refreshes of 8.345 ms)",
+        ),
+        (
+            "heaven_144hz_vsync",
+            "144 Hz (measured 143.984 Hz: 1901 display gaps covering 1901 refreshes of 6.945 ms)",
+        ),
+        (
+            "judgment_60hz_vsync",
+            "60 Hz (measured 59.950 Hz: 6817 display gaps covering 6884 refreshes of 16.681 ms)",
+        ),
+        (
+            "likeadragongaiden_120hz_composed",
+            "120 Hz (measured 120.003 Hz: 2681 display gaps covering 3597 refreshes of 8.333 ms)",
+        ),
+        (
+            "residentevil2_120hz_composed",
+            "120 Hz (measured 119.838 Hz: 3048 display gaps covering 3048 refreshes of 8.345 ms)",
+        ),
+        (
+            "starfield_120hz_composed",
+            "60 Hz (measured 60.002 Hz: 1799 display gaps covering 1799 refreshes of 16.666 ms)",
+        ),
+    ];
+    for (name, display) in measured {
+        let carried = Path::new(carried).join(format!("{name}.csv"));
+        let path = if carried.is_file() {
+            carried
+        } else {
+            capture(name)
+        };
+        let report = judge_file(&path, Settings::default(), None, None, 1).unwrap();
+        assert_eq!(report.display, display, "{name}");
     }
 }
 
@@ -156,7 +193,7 @@ fn the_variable_refresh_capture_is_not_judged_without_a_rate() {
 
 #[test]
 #[ignore = "reads ../shared/traces beside the repository: run with --ignored"]
-fn with_feedback_the_default_is_within_the_better_baseline_and_short_of_a_quarter_over_six() {
+fn with_feedback_the_default_is_within_the_better_baseline_on_each_of_six_composed_captures() {
     let carried = concat!(env!("CARGO_MANIFEST_DIR"), "/traces");
     let composed = [
         (Path::new(carried).join("csgo_60hz_composed.csv"), 1_784),
@@ -172,25 +209,15 @@ fn with_feedback_the_default_is_within_the_better_baseline_and_short_of_a_quarte
         (capture("likeadragongaiden_120hz_composed"), 5_242),
         (capture("cyberpunk2077_120hz_composed"), 1_211),
     ];
-    let (mut fed, mut better, mut gpu_bound) = (0, 0, 0);
+    let (mut fed, mut better) = (0, 0);
     for (path, pinned_better) in composed {
         let name = path.display().to_string();
         let report = judged::judge(&path, None);
         judged::assert_feedback_within_the_better_baseline(&name, &report);
         assert_eq!(better_baseline(&report), pinned_better, "{name}");
-        let wrong = total(&report, Config::Feedback);
-        if name.contains("likeadragon") || name.contains("cyberpunk") {
-            gpu_bound += wrong;
-        }
-        fed += wrong;
+        fed += total(&report, Config::Feedback);
         better += pinned_better;
     }
-    // The target, a quarter, is missed: 0.59 of the better baseline's, and
-    // the two GPU-bound captures hold 96% of what is left.
-    assert_eq!(fed, 6_689);
-    assert!(fed * 4 > better, "with feedback {fed}, better {better}");
-    assert!(
-        gpu_bound * 100 >= fed * 95,
-        "GPU-bound {gpu_bound} of {fed}"
-    );
+    // Pinned (the README's table): 0.59 of the better baseline's.
+    assert_eq!((fed, better), (6_689, 11_358));
 }
