@@ -42,6 +42,16 @@ fn lockstep_update(game: &mut Lockstep, step: &StepContext<'_>) {
     }
 }
 
+/// A 50 Hz loop on `clock` with pacing off and nothing subscribed.
+fn plain_loop<S>(clock: &ManualClock) -> Loop<S> {
+    Loop::<S>::builder()
+        .clock(clock.clone())
+        .timestep(Timestep::HZ_50)
+        .pacing(Pacing::OFF)
+        .build()
+        .unwrap()
+}
+
 fn lockstep_loop(clock: &ManualClock) -> Loop<Lockstep> {
     lockstep_loop_with(clock, Pacing::OFF)
 }
@@ -136,12 +146,7 @@ fn a_refunded_steps_input_goes_to_the_step_that_runs_its_tick_once() {
 #[test]
 fn a_skipped_steps_time_is_dropped_and_reported() {
     let clock = ManualClock::new();
-    let mut game_loop = Loop::<u64>::builder()
-        .clock(clock.clone())
-        .timestep(Timestep::HZ_50)
-        .pacing(Pacing::OFF)
-        .build()
-        .unwrap();
+    let mut game_loop = plain_loop::<u64>(&clock);
     game_loop.on_update(|skips, step| {
         if *skips > 0 {
             *skips -= 1;
@@ -191,12 +196,7 @@ fn a_give_back_in_a_catch_up_banks_the_rest_within_the_budget() {
 #[test]
 fn a_refund_asked_for_by_a_render_is_ignored_and_no_tick_runs_twice() {
     let clock = ManualClock::new();
-    let mut game_loop = Loop::<Vec<u64>>::builder()
-        .clock(clock.clone())
-        .timestep(Timestep::HZ_50)
-        .pacing(Pacing::OFF)
-        .build()
-        .unwrap();
+    let mut game_loop = plain_loop::<Vec<u64>>(&clock);
     game_loop.on_update(|ran, step| ran.push(step.tick()));
     game_loop.on_render(|_, frame| frame.control().refund_rest());
     game_loop.start();
@@ -213,12 +213,7 @@ fn a_refund_asked_for_by_a_render_is_ignored_and_no_tick_runs_twice() {
 #[test]
 fn a_refund_asked_for_by_an_update_that_panics_is_forgotten_with_the_pump() {
     let clock = ManualClock::new();
-    let mut game_loop = Loop::<Vec<u64>>::builder()
-        .clock(clock.clone())
-        .timestep(Timestep::HZ_50)
-        .pacing(Pacing::OFF)
-        .build()
-        .unwrap();
+    let mut game_loop = plain_loop::<Vec<u64>>(&clock);
     game_loop.on_update(|ran, step| {
         ran.push(step.tick());
         if step.tick() == 1 && ran.len() == 2 {
@@ -248,12 +243,7 @@ fn a_refund_asked_for_by_an_update_that_panics_is_forgotten_with_the_pump() {
 #[test]
 fn a_refund_then_a_stop_in_a_catch_up_drops_only_what_the_budget_cannot_bank() {
     let clock = ManualClock::new();
-    let mut game_loop = Loop::<Lockstep>::builder()
-        .clock(clock.clone())
-        .timestep(Timestep::HZ_50)
-        .pacing(Pacing::OFF)
-        .build()
-        .unwrap();
+    let mut game_loop = plain_loop::<Lockstep>(&clock);
     game_loop.on_update(|game, step| {
         if game.allowed == 0 {
             step.control().refund_rest();
