@@ -151,6 +151,9 @@ impl FrameLoop {
             Some(plan) => plan,
             None => self.plan_any_frame(raw, snap, true),
         };
+        if self.pacing.needs_lattice() && !raw.is_zero() {
+            self.snapper.hysteresis.ran(plan.steps_due());
+        }
         FramePlan { frame, ..plan }
     }
 
@@ -271,28 +274,33 @@ impl FrameLoop {
         let snap = self
             .snapper
             .snap(now, raw, self.pacing, self.timestep, paused);
-        if snap.is_none() && !raw.is_zero() && self.snapper.wants_plain(self.pacing) {
-            return self.back_to_plain(raw);
+        if snap.is_some() {
+            // A snap places the bank: what the hysteresis owed is settled.
+            self.snapper.hysteresis.settle_debt();
+        } else if !raw.is_zero() && self.pacing.needs_lattice() {
+            return self.hold_pattern(raw);
         }
         snap
     }
 
-    /// The frame's delta with the bank moved back to the plain phase (see
-    /// `Snapper::wants_plain`), at normal speed only: a scaled move back
-    /// could take more than the bank holds. A delta too long to carry the
-    /// move leaves it to the next frame.
-    #[cold]
-    fn back_to_plain(&mut self, raw: Nanos) -> Option<Snap> {
-        if self.speed != Speed::NORMAL {
+    /// Locked pacing's frame when it does not snap: the delta moved by the
+    /// hysteresis rule (see `pacing/hysteresis.rs`), at normal speed only.
+    /// A frame the budget clamps (a stall: its rhythm is lost anyway, and
+    /// what it drops is reported exactly), and every frame at another speed
+    /// (so slow and fast motion keep their exact rate), plan as pacing off
+    /// does, and the debt is settled.
+    fn hold_pattern(&mut self, raw: Nanos) -> Option<Snap> {
+        let units = self.timestep.nanos_to_units(raw);
+        let per_step = self.timestep.units_per_step();
+        let stall =
+            (self.bank.units() + units) / u128::from(per_step) > u128::from(self.budget.get());
+        let hysteresis = &mut self.snapper.hysteresis;
+        if self.speed != Speed::NORMAL || stall {
+            hysteresis.settle_debt();
             return None;
         }
-        let to_plain = self.bank.plain_offset(self.timestep.units_per_step())?;
-        // The bank never goes below zero: `bank + raw + to_plain` is the
-        // plain phase plus the delta.
-        let units = signed(self.timestep.nanos_to_units(raw)) + to_plain;
-        let snap = Snap::of(units, None)?;
-        self.snapper.stood_plain();
-        Some(snap)
+        let shift = hysteresis.shift(self.bank.units(), units, per_step);
+        Snap::moved(signed(units) + shift)
     }
 
     /// Plans any frame: scale the delta and the `snap` by the speed, settle

@@ -77,6 +77,7 @@ impl Snapped {
     pub(crate) const fn of(snap: Option<crate::pacing::Snap>) -> Snapped {
         match snap {
             None => Snapped::No,
+            Some(snap) if !snap.refreshes => Snapped::No,
             Some(snap) if snap.predicted => Snapped::ToShowing,
             Some(_) => Snapped::ToStamps,
         }

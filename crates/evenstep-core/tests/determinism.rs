@@ -21,7 +21,10 @@ use evenstep_core::{
 const FROZEN: [(Paced, u64); 4] = [
     (Paced::Off, 0xeb30_b30e_075d_73b7),
     (Paced::Centred, 0x8593_7329_abcb_3ec0),
-    (Paced::Locked, 0x7167_1371_e737_adac),
+    // Re-frozen when locked pacing took up the hysteresis rule for the
+    // frames it does not snap, in place of moving the bank back to the
+    // plain accumulator's phase.
+    (Paced::Locked, 0x1e05_7e32_9d84_7af8),
     (Paced::SnappedCapped, 0xa8ad_ed5c_5f64_577b),
 ];
 

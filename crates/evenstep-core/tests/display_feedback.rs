@@ -275,7 +275,7 @@ fn sixty_reports_of_a_steady_display_give_its_period_within_a_ten_thousandth_and
 }
 
 #[test]
-fn with_feedback_stamps_that_swing_six_milliseconds_run_one_step_a_frame_and_without_it_they_do_not()
+fn with_feedback_stamps_that_swing_six_milliseconds_run_one_step_a_frame_from_their_predicted_showing()
  {
     let display = SWINGING_60;
     let mut fed = planner();
@@ -293,14 +293,22 @@ fn with_feedback_stamps_that_swing_six_milliseconds_run_one_step_a_frame_and_wit
             .iter()
             .all(|plan| plan.steps_run() == 1 && plan.predicted())
     );
-    // The same stamps without feedback: the stamps alone misplace steps.
+    // The same stamps planned as they come: the plain accumulator misplaces
+    // steps; locked pacing without feedback keeps them by its hysteresis
+    // rule, never by snapping (the stamps swing past any lattice).
+    let mut plain = planner().with_pacing(Pacing::OFF);
+    let plans = run(&mut plain, &display, 600, None);
+    let wrong = |plans: &[FramePlan]| {
+        plans[first_fed..]
+            .iter()
+            .filter(|plan| plan.steps_run() != 1)
+            .count()
+    };
+    assert_eq!(wrong(&plans), 498);
     let mut unfed = planner();
     let plans = run(&mut unfed, &display, 600, None);
-    let wrong = plans[first_fed..]
-        .iter()
-        .filter(|plan| plan.steps_run() != 1)
-        .count();
-    assert_eq!(wrong, 498);
+    assert_eq!(wrong(&plans), 0);
+    assert!(!plans.iter().any(FramePlan::snapped));
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The bank: the time a planner has been given and not yet spent on steps,
 //! and the phase shifts pacing has made to it. The planner alone holds and
 //! moves it; pacing only says where it should be (a snap, a lattice to
-//! centre on, a move back to the plain phase).
+//! centre on, a delta moved by the hysteresis rule).
 
 /// Banked time in accumulator units, and the shifts made to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -84,14 +84,5 @@ impl Bank {
         // every whole step of the new rate it holds.
         self.units = self.units * u128::from(to) / u128::from(from);
         self.shift_total = self.shift_total.wrapping_add(self.take_pending());
-    }
-
-    /// How far the bank must move to be where the plain accumulator's
-    /// would be (where every phase shift so far sums to a whole number of
-    /// steps), if it fits 64 bits.
-    pub(super) fn plain_offset(&self, per_step: u64) -> Option<i128> {
-        let per_step = i128::from(per_step);
-        let units = i128::from(self.units_64()?);
-        Some((units - self.shift_total).rem_euclid(per_step) - units)
     }
 }

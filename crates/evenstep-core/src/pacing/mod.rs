@@ -27,6 +27,7 @@
 
 mod display;
 mod governor;
+mod hysteresis;
 mod mode;
 mod render_cap;
 mod shown;
@@ -34,6 +35,7 @@ mod snap;
 
 pub use display::{DisplayModel, Rhythm};
 pub use governor::FrameRateGovernor;
+pub(crate) use hysteresis::Hysteresis;
 pub use mode::{Pacing, PacingError};
 pub use render_cap::RenderCap;
 pub(crate) use shown::Shown;

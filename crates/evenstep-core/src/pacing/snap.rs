@@ -14,7 +14,8 @@ mod lattice;
 
 use lattice::{Lattice, LatticeCache, band_within, refresh_units};
 
-use crate::{DisplayModel, Nanos, Pacing, Rhythm, Speed, Timestamp, Timestep};
+use crate::pacing::Hysteresis;
+use crate::{DisplayModel, Nanos, Pacing, Speed, Timestamp, Timestep};
 
 /// A frame delta snapped to whole refreshes. A snap whose units do not fit
 /// 63 bits (a delta of centuries, or of seconds at a timestep of billions
@@ -28,6 +29,9 @@ pub(crate) struct Snap {
     lattice: Option<Lattice>,
     /// Whether display feedback predicted the refreshes.
     pub(crate) predicted: bool,
+    /// Whether the units count refreshes (a snap proper), rather than the
+    /// delta moved by the [hysteresis](crate::pacing::Hysteresis) rule.
+    pub(crate) refreshes: bool,
 }
 
 impl Snap {
@@ -37,6 +41,16 @@ impl Snap {
             units: i64::try_from(units).ok()?,
             lattice,
             predicted: false,
+            refreshes: true,
+        })
+    }
+
+    /// The frame's delta moved to `units` by the hysteresis rule, if they
+    /// fit: no refreshes counted, no lattice to centre on.
+    pub(crate) fn moved(units: i128) -> Option<Snap> {
+        Some(Snap {
+            refreshes: false,
+            ..Snap::of(units, None)?
         })
     }
 
@@ -131,8 +145,7 @@ fn intersect(a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
 /// Where snapping stands after a frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Stance {
-    /// The bank is where the plain accumulator's would be (at the start,
-    /// and once locked pacing has put it back).
+    /// Nothing snapped yet.
     Plain,
     /// The previous frame was snapped.
     Snapping,
@@ -177,6 +190,8 @@ pub(crate) struct Snapper {
     /// pacing last started snapping on (0: none): it goes on snapping while
     /// the period stays near it (see [`FOLLOW_DIVISOR`]).
     followed: u64,
+    /// How locked pacing plans a frame it does not snap.
+    pub(crate) hysteresis: Hysteresis,
 }
 
 impl Snapper {
@@ -194,6 +209,7 @@ impl Snapper {
             steady: None,
             gap: false,
             followed: 0,
+            hysteresis: Hysteresis::new(),
         }
     }
 
@@ -243,18 +259,6 @@ impl Snapper {
         self.snap_any(refreshes, raw, pacing, timestep, paused)
     }
 
-    /// Whether `pacing`, having not snapped a frame, wants the bank moved
-    /// back to the phase the plain accumulator would have, where every
-    /// phase shift so far sums to a whole number of steps: locked pacing,
-    /// once it has stood down (and is not holding the bank while the
-    /// display model relearns a lattice it lost). The frame then runs the
-    /// steps pacing off would run, and from there on, while locked pacing
-    /// stands down, it plans exactly as pacing off does. The planner moves
-    /// its bank and says so ([`stood_plain`](Snapper::stood_plain)).
-    pub(crate) fn wants_plain(&self, pacing: Pacing) -> bool {
-        pacing.needs_lattice() && self.stance != Stance::Plain && !self.is_relearning()
-    }
-
     /// What snapping has learned forgotten, keeping what the display said
     /// of itself (the period hint).
     pub(crate) fn forget(&mut self) {
@@ -284,12 +288,6 @@ impl Snapper {
     /// The period hint.
     pub(crate) const fn period_hint(&self) -> Option<Nanos> {
         self.display.period_hint()
-    }
-
-    /// The planner has put its bank back at the plain phase: locked pacing
-    /// plans as pacing off until it snaps again.
-    pub(crate) fn stood_plain(&mut self) {
-        self.stance = Stance::Plain;
     }
 
     /// [`snap`](Snapper::snap) of any frame but a steady one, once the
@@ -346,6 +344,7 @@ impl Snapper {
     pub(crate) fn mark_gap(&mut self) {
         self.gap = true;
         self.steady = None;
+        self.hysteresis = Hysteresis::new();
     }
 
     /// Snaps the frame at `now` to the `refreshes` display feedback
@@ -428,12 +427,6 @@ impl Snapper {
         let snap = Snap::of(units, lattice)?;
         self.steady = self.steady_after(snap, lattice, pacing, timestep);
         Some(snap)
-    }
-
-    /// Whether locked pacing stood down for a lost lattice and the model
-    /// has not settled on the next one (nor given up on finding one).
-    fn is_relearning(&self) -> bool {
-        self.stance == Stance::Relearning && self.display.rhythm() == Rhythm::Learning
     }
 
     /// Whether locked pacing trusts the lattice. To start snapping, a whole

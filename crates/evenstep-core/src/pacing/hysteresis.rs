@@ -1,0 +1,163 @@
+//! Hysteresis on the steps a frame runs: the rule locked pacing plans by
+//! whenever it is not snapping to a display lattice. It is the rule Godot
+//! ships as its physics jitter fix, in the planner's exact integers.
+//!
+//! The planner remembers the steps the last 1 to 12 frames ran together,
+//! and from them the *typical* count of each window of frames (each window
+//! runs its typical count or one more). A frame runs the plain
+//! accumulator's count unless that breaks the typical pattern of some
+//! window ending with it; then it runs the nearest typical count, as long as
+//! the bank is within half a step of allowing it. The time a frame hands
+//! the bank is pulled toward its steps' worth by at most half a step, and
+//! what it gave or took is owed to the next frame's time, so none is lost:
+//! each frame's move is its plan's phase shift, and the moves sum to the
+//! debt outstanding, never more than half a step and a frame's delta.
+//!
+//! Why: frame timestamps jitter, and a bank that sits near a step boundary
+//! turns that into frames of 0 and 2 steps at a steady 60 Hz. Snapping
+//! removes it where the display's refreshes can be seen in the stamps;
+//! everywhere else (a game presenting faster than the display, a frame
+//! limiter, a deep present queue, a variable refresh display) the stamps
+//! show no lattice, and this rule, which needs none, keeps a steady game on
+//! its steady count from any start phase. Its constants are Godot's own,
+//! not fitted here: half a step of give, twelve frames of history, and four
+//! windows agreeing before a frame's time is pulled to the typical range.
+
+/// Frames of step-count history kept.
+const HISTORY: usize = 12;
+/// Windows of the history that must agree on a typical range of steps a
+/// frame before a frame's time is pulled into it.
+const AGREEING: usize = 4;
+
+/// The history of steps a frame and the time owed between frames.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Hysteresis {
+    /// Steps the last `i + 1` frames ran together.
+    ran: [u64; HISTORY],
+    /// The typical count of `i + 1` frames: they run this or one more.
+    typical: [u64; HISTORY],
+    /// Time owed to the next frame (positive) or taken from it, in
+    /// accumulator units.
+    owed: i128,
+}
+
+impl Hysteresis {
+    /// No history: each window of `i + 1` frames starts typical at `i`
+    /// steps, so the first frames run as the plain accumulator's.
+    pub(crate) const fn new() -> Hysteresis {
+        let mut history = [0; HISTORY];
+        let mut i = 0;
+        while i < HISTORY {
+            history[i] = i as u64;
+            i += 1;
+        }
+        Hysteresis {
+            ran: history,
+            typical: history,
+            owed: 0,
+        }
+    }
+
+    /// What the frame that brings `units` to a bank of `bank` (both in
+    /// accumulator units, `per_step` a step) adds to or takes from its
+    /// deposit: the frame's phase shift. The debt it leaves is owed to the
+    /// next frame.
+    pub(crate) fn shift(&mut self, bank: u128, units: u128, per_step: u64) -> i128 {
+        let (bank, units, step) = (signed(bank), signed(units), i128::from(per_step));
+        let give = step / 2;
+        let owed = units + self.owed;
+        let (fewest, most, _) = self.pattern();
+        let plain = (bank + owed).div_euclid(step).max(0);
+        let steps = if plain < fewest {
+            (bank + owed + give).div_euclid(step).min(fewest)
+        } else if plain > most {
+            (bank + owed - give).div_euclid(step).max(most)
+        } else {
+            plain
+        }
+        .max(0);
+        // The time this frame hands the bank: toward the typical steps'
+        // worth, within half a step of what it owes, and enough that the
+        // bank after its steps lies in [0, a step].
+        let spent = steps * step - bank;
+        let mut time = owed;
+        if let Some((low, high)) = self.typical_range(step) {
+            // Not `clamp`: a range whose windows disagree may have low > high.
+            time = time.max(low).min(high);
+        }
+        time = time.clamp(owed - give, owed + give);
+        // Under a step left banked, so the planner's whole steps are these.
+        time = time.clamp(spent, spent + step - 1);
+        // At least an eighth of the frame's own time: a frame never hands
+        // the bank nothing while its clock moved.
+        time = time.max(units / 8);
+        self.owed = owed - time;
+        time - units
+    }
+
+    /// The frame ran `steps` (the planner's count, budget drops included):
+    /// the history learns it, and a count outside a window's typical range
+    /// moves that range to it.
+    pub(crate) fn ran(&mut self, steps: u64) {
+        let (fewest, most, in_pattern) = self.pattern();
+        let steps_signed = i128::from(steps);
+        let off_pattern = !in_pattern || steps_signed < fewest || steps_signed > most;
+        for i in (1..HISTORY).rev() {
+            self.ran[i] = self.ran[i - 1].saturating_add(steps);
+        }
+        self.ran[0] = steps;
+        if off_pattern {
+            for (typical, &ran) in self.typical.iter_mut().zip(&self.ran) {
+                *typical = (*typical).clamp(ran.saturating_sub(1), ran);
+            }
+        }
+    }
+
+    /// Forgets the debt: the bank was moved by another rule (a snap).
+    pub(crate) fn settle_debt(&mut self) {
+        self.owed = 0;
+    }
+
+    /// The fewest and most steps the next frame may run and stay typical
+    /// of every window ending with it, and whether such a count exists.
+    fn pattern(&self) -> (i128, i128, bool) {
+        let mut fewest = i128::from(self.typical[0]);
+        let mut most = fewest + 1;
+        for i in 0..HISTORY - 1 {
+            let left = i128::from(self.typical[i + 1]) - i128::from(self.ran[i]);
+            if left > most || left + 1 < fewest {
+                return (fewest, most, false);
+            }
+            fewest = fewest.max(left);
+            most = most.min(left + 1);
+        }
+        (fewest, most, true)
+    }
+
+    /// The range of a frame's time, in units, that keeps the steps a frame
+    /// averaged over the history typical, when at least [`AGREEING`]
+    /// windows agree on one.
+    fn typical_range(&self, step: i128) -> Option<(i128, i128)> {
+        let mut low = i128::from(self.typical[0]) * step;
+        let mut high = low + step;
+        for (i, &typical) in self.typical.iter().enumerate().skip(1) {
+            let frames = i as i128 + 1;
+            let at_least = i128::from(typical) * step / frames;
+            if at_least > high {
+                return (i >= AGREEING).then_some((low, high));
+            }
+            low = low.max(at_least);
+            let at_most = (i128::from(typical) + 1) * step / frames;
+            if at_most < low {
+                return (i >= AGREEING).then_some((low, high));
+            }
+            high = high.min(at_most);
+        }
+        Some((low, high))
+    }
+}
+
+/// A `u128` of units as an `i128`: banks and deposits are far under 2¹²⁷.
+fn signed(units: u128) -> i128 {
+    i128::try_from(units).unwrap_or(i128::MAX)
+}
