@@ -246,9 +246,15 @@ impl FrameLoop {
     fn pace(&mut self, now: Timestamp, raw: Nanos) -> Option<Snap> {
         let predicted = self.shown.refreshes_to(now);
         match predicted {
-            Some((refreshes, period)) if !self.speed.is_paused() && !raw.is_zero() => self
-                .snapper
-                .snap_shown(now, refreshes, period, self.timestep),
+            Some((refreshes, period)) if !self.speed.is_paused() && !raw.is_zero() => {
+                let snap = self
+                    .snapper
+                    .snap_shown(now, refreshes, period, self.timestep);
+                if snap.is_some() {
+                    self.snapper.hysteresis.settle_debt();
+                }
+                snap
+            }
             _ => self.snap(now, raw),
         }
     }

@@ -3,10 +3,10 @@
 //! display, snapping never stutters on 120, 240 and 59.94 Hz, a missed
 //! refresh is exactly two steps when snapped, and the naive floating-point
 //! accumulator stutters on 60 Hz jitter (the negative control). Judged by
-//! the frames shown: the default (locked pacing) is never worse than pacing
-//! off at any start phase of any profile but one (named in its test), and
-//! behind a vsync queue snapped and locked pacing run fewer wrong frames
-//! than the naive accumulator and Godot's jitter fix.
+//! the frames shown: the default (locked pacing) is within a frame or 2% of
+//! Godot's jitter fix on every profile, and behind a vsync queue snapped
+//! and locked pacing run fewer wrong frames than the naive accumulator and
+//! Godot's jitter fix.
 
 use std::sync::OnceLock;
 
@@ -152,15 +152,13 @@ fn the_suite_report_is_the_same_on_every_run() {
 }
 
 #[test]
-fn the_default_is_never_worse_than_pacing_off_at_any_start_phase_but_one() {
-    // The one exception: a game behind a one-frame queue on a display at
-    // exactly the step rate. There the plain accumulator's step boundaries
-    // hold still, and from one start phase they sit in the gap the stamps
-    // never reach, so only hitches make it wrong; locked pacing counts
-    // refreshes and pays for a miss it cannot tell from a late frame. Over
-    // all start phases: locked 21 to 32 a phase, off 3 to 2,221.
+fn the_default_is_within_two_percent_of_godots_jitter_fix_on_every_profile() {
+    // Over the start phases: Godot's wrong frames plus a frame a phase or
+    // 2% of Godot's, whichever is more. The default snaps where the stamps
+    // show the display's lattice and holds the step pattern by Godot's own
+    // rule everywhere else, so it is never worse than that rule by more
+    // than what the hand-over between the two costs.
     let mut judged = 0;
-    let mut worse = Vec::new();
     for trace in &suite().traces {
         let Some(sweep) = &trace.judged else {
             assert!(
@@ -171,24 +169,16 @@ fn the_default_is_never_worse_than_pacing_off_at_any_start_phase_but_one() {
             continue;
         };
         judged += 1;
-        let off = &sweep.counts(Config::Off).wrong;
-        let locked = &sweep.counts(Config::Locked).wrong;
-        for (phase, (&locked, &off)) in locked.iter().zip(off).enumerate() {
-            if locked > off {
-                worse.push((trace.name.as_str(), phase, locked, off));
-            }
-        }
+        let godot = sweep.counts(Config::Godot).total();
+        let locked = sweep.counts(Config::Locked).total();
+        let allowed = godot + 8_u64.max(godot.div_ceil(50));
         assert!(
-            sweep.counts(Config::Locked).total() <= sweep.counts(Config::Off).total(),
-            "{}",
+            locked <= allowed,
+            "{}: locked {locked}, Godot {godot}",
             trace.name
         );
     }
     assert_eq!(judged, 20);
-    assert_eq!(
-        worse,
-        [("60 Hz vsync, queue 1, 4% slow, 0.5% hitches", 3, 21, 3)]
-    );
 }
 
 #[test]

@@ -26,24 +26,17 @@ pub(crate) fn beats_both_baselines(report: &SweepReport, config: Config) -> bool
         .all(|&baseline| wrong < total(report, baseline))
 }
 
-/// The default (locked) is no worse than pacing off at every start phase.
-pub(crate) fn assert_never_worse_than_off(name: &str, report: &SweepReport) {
-    let off = &report.counts(Config::Off).wrong;
-    let locked = &report.counts(Config::Locked).wrong;
-    for (phase, (locked, off)) in locked.iter().zip(off).enumerate() {
-        assert!(
-            locked <= off,
-            "{name}, phase {phase}/8: locked {locked}, off {off}"
-        );
-    }
-}
-
-/// The default plans exactly as pacing off, at every start phase.
-pub(crate) fn assert_plans_as_off(name: &str, report: &SweepReport) {
-    assert_eq!(
-        report.counts(Config::Locked).wrong,
-        report.counts(Config::Off).wrong,
-        "{name}"
+/// The default (locked) runs, over the start phases, no more wrong frames
+/// than Godot's jitter fix plus a frame or 2% of Godot's, whichever is more
+/// (in totals over the phases: a frame a phase).
+pub(crate) fn assert_within_godot(name: &str, report: &SweepReport) {
+    let godot = total(report, Config::Godot);
+    let locked = total(report, Config::Locked);
+    let phases = report.counts(Config::Locked).wrong.len() as u64;
+    let allowed = godot + phases.max(godot.div_ceil(50));
+    assert!(
+        locked <= allowed,
+        "{name}: locked {locked}, Godot {godot}, allowed {allowed} over {phases} phases"
     );
 }
 
