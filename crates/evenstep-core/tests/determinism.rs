@@ -24,7 +24,7 @@ const FROZEN: [(Paced, u64); 4] = [
     // Re-frozen when locked pacing took up the hysteresis rule for the
     // frames it does not snap, in place of moving the bank back to the
     // plain accumulator's phase.
-    (Paced::Locked, 0x1e05_7e32_9d84_7af8),
+    (Paced::Locked, 0x4cc0_f6b7_4a17_e65f),
     (Paced::SnappedCapped, 0xa8ad_ed5c_5f64_577b),
 ];
 

@@ -39,11 +39,15 @@ pub(crate) struct Hysteresis {
     /// Time owed to the next frame (positive) or taken from it, in
     /// accumulator units.
     owed: i128,
+    /// Whether a frame has been learned since the start or a gap.
+    learned: bool,
 }
 
 impl Hysteresis {
     /// No history: each window of `i + 1` frames starts typical at `i`
-    /// steps, so the first frames run as the plain accumulator's.
+    /// steps (a step a frame), as Godot's does. The first frame after the
+    /// start or a gap, which follows no frame of the game's, moves nothing:
+    /// it runs the plain accumulator's steps, whatever its length.
     pub(crate) const fn new() -> Hysteresis {
         let mut history = [0; HISTORY];
         let mut i = 0;
@@ -55,6 +59,7 @@ impl Hysteresis {
             ran: history,
             typical: history,
             owed: 0,
+            learned: false,
         }
     }
 
@@ -63,6 +68,10 @@ impl Hysteresis {
     /// deposit: the frame's phase shift. The debt it leaves is owed to the
     /// next frame.
     pub(crate) fn shift(&mut self, bank: u128, units: u128, per_step: u64) -> i128 {
+        if !self.learned {
+            self.owed = 0;
+            return 0;
+        }
         let (bank, units, step) = (signed(bank), signed(units), i128::from(per_step));
         let give = step / 2;
         let owed = units + self.owed;
@@ -106,6 +115,7 @@ impl Hysteresis {
             self.ran[i] = self.ran[i - 1].saturating_add(steps);
         }
         self.ran[0] = steps;
+        self.learned = true;
         if off_pattern {
             for (typical, &ran) in self.typical.iter_mut().zip(&self.ran) {
                 *typical = (*typical).clamp(ran.saturating_sub(1), ran);
