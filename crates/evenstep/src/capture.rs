@@ -213,12 +213,18 @@ impl CaptureWriter {
         let later_reported = self
             .reported
             .is_some_and(|newest| is_after(newest, oldest.frame));
+        // The row is made whole on the stack and written in one call, so a
+        // writer that fails leaves no part of a row behind it.
+        let mut row = [0_u8; ROW_BYTES];
+        let mut cursor = io::Cursor::new(&mut row[..]);
         let present = Millis(oldest.present);
-        let written = match oldest.shown {
-            Some(at) => writeln!(self.out, "{present},{}", Millis(at)),
-            None if later_reported => writeln!(self.out, "{present},"),
-            None => writeln!(self.out, "{present},{NOT_REPORTED}"),
+        let made = match oldest.shown {
+            Some(at) => writeln!(cursor, "{present},{}", Millis(at)),
+            None if later_reported => writeln!(cursor, "{present},"),
+            None => writeln!(cursor, "{present},{NOT_REPORTED}"),
         };
+        let length = usize::try_from(cursor.position()).unwrap_or(ROW_BYTES);
+        let written = made.and_then(|()| self.out.write_all(&row[..length]));
         if !self.keep(written) {
             self.summary.lost += 1;
             return;
@@ -252,6 +258,10 @@ impl fmt::Debug for CaptureWriter {
             .finish_non_exhaustive()
     }
 }
+
+/// The longest row: two times of 21 characters (`u64::MAX` ns in ms), a
+/// comma and a newline, with room to spare.
+const ROW_BYTES: usize = 64;
 
 /// [`FRAMES_IN_FLIGHT`] as a frame count.
 const FLIGHT: u64 = FRAMES_IN_FLIGHT as u64;
