@@ -28,6 +28,39 @@
 //! row is written after it (a capture with a hole in it would be judged
 //! wrong), the rows not written are counted, and
 //! [`Loop::finish_capture`] returns it.
+//!
+//! # Examples
+//!
+//! A game records its frames into a file, reports each frame the platform
+//! says it showed, and finishes the capture; then
+//! `cargo run -p evenstep-lab --release -- --csv frames.csv` judges it.
+//!
+//! ```
+//! use std::fs::File;
+//! use std::io::BufWriter;
+//! use std::time::Duration;
+//! use evenstep::{Loop, ManualClock, PumpKind, Timestamp};
+//!
+//! let clock = ManualClock::new(); // a game uses the default clock
+//! let mut game_loop = Loop::<()>::builder().clock(clock.clone()).build()?;
+//! let path = std::env::temp_dir().join(format!("frames-{}.csv", std::process::id()));
+//! let _ = game_loop.record_capture(BufWriter::new(File::create(&path)?));
+//! game_loop.start();
+//! for _ in 0..600 {
+//!     clock.advance(Duration::from_nanos(16_666_667));
+//!     if let Some(report) = game_loop.pump(&mut (), PumpKind::Paint).report() {
+//!         // The platform's presentation time for the frame, on the loop's
+//!         // clock (here: two refreshes after its pump).
+//!         let at = Timestamp::from_nanos(report.now.as_nanos() + 33_333_334);
+//!         let _ = game_loop.frame_shown(report.plan.frame(), at);
+//!     }
+//! }
+//! let summary = game_loop.finish_capture().expect("a capture was recording")?;
+//! assert_eq!((summary.rows, summary.shown), (600, 600));
+//! let text = std::fs::read_to_string(&path)?;
+//! assert_eq!(text.lines().nth(2), Some("16.666667,50.000001"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::fmt;
 use std::io::{self, Write};
@@ -47,8 +80,7 @@ pub const NOT_REPORTED: &str = "?";
 
 /// The comment line a capture opens with, saying what its values mean (the
 /// lab skips `#` lines).
-const COMMENT: &str =
-    "# evenstep capture: times in ms on the loop's clock; display_ms empty = never shown; ? = not reported";
+const COMMENT: &str = "# evenstep capture: times in ms on the loop's clock; display_ms empty = never shown; ? = not reported";
 
 /// What a capture held when it finished, or holds so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -298,10 +330,7 @@ mod tests {
         let text = Millis(Timestamp::from_nanos(16_666_667)).to_string();
         assert_eq!(text, "16.666667");
         assert_eq!(Millis(Timestamp::from_nanos(5)).to_string(), "0.000005");
-        assert_eq!(
-            Millis(Timestamp::MAX).to_string(),
-            "18446744073709.551615"
-        );
+        assert_eq!(Millis(Timestamp::MAX).to_string(), "18446744073709.551615");
     }
 
     #[test]
