@@ -13,6 +13,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::config::Settings;
+use crate::csv_trace::{CsvError, stamp_trace};
 use crate::judge::{DisplayTiming, Measured, TimingError};
 use crate::layout::Layout;
 use crate::process_filter::ProcessFilter;
@@ -124,11 +125,15 @@ impl Capture {
             return Ok(Measured::given(rate));
         }
         let mut timing = DisplayTiming::new();
-        for row in Rows::new(self.reader()?, layout.clone(), process.cloned())? {
-            if let Some(shown) = row?.display {
-                timing.push(shown);
+        let mut shown = 0_u64;
+        let mut rows = Rows::new(self.reader()?, layout.clone(), process.cloned())?;
+        for row in &mut rows {
+            if let Some(at) = row?.display {
+                timing.push(at);
+                shown += 1;
             }
         }
+        without_reports(shown, rows.unreported())?;
         Ok(timing.measure()?)
     }
 
@@ -142,7 +147,10 @@ impl Capture {
     ///
     /// [`JudgeError`] when it cannot be read, is not a capture with present
     /// and display times, holds several processes and none is chosen, or its
-    /// display keeps no steady rate and none is given.
+    /// display keeps no steady rate and none is given;
+    /// [`CaptureError::NoReports`] when no row has a display time and some
+    /// are not reported (`?`): judge it for stutter with
+    /// [`Capture::stamps`].
     pub fn judge(
         &self,
         settings: Settings,
@@ -154,16 +162,25 @@ impl Capture {
         let layout = survey.plan(process)?;
         let measured = self.measure(&layout, display_hz, process)?;
         let mut sweep = Sweep::new(self.name(), settings, measured, phases);
-        for row in Rows::new(self.reader()?, layout.clone(), process.cloned())? {
+        let mut rows = Rows::new(self.reader()?, layout.clone(), process.cloned())?;
+        for row in &mut rows {
             let row = row?;
             sweep.push(row.present, row.display);
         }
         let mut report = sweep.finish();
+        let unreported = rows.unreported();
+        without_reports(report.shown, unreported)?;
         let mut sources = format!(
             "present times: {}; display times: {}",
             layout.present(),
             layout.display()
         );
+        if unreported > 0 {
+            let _ = write!(
+                sources,
+                " ({unreported} not reported, `?`, read as never shown)"
+            );
+        }
         if survey.time_in_seconds_is_coarse() {
             let _ = write!(
                 sources,
@@ -206,6 +223,62 @@ impl Capture {
                 .with_refresh_note(measured.describe()),
         )
     }
+}
+
+impl Capture {
+    /// The capture's present times as a [`Trace`] of stamps alone, judged
+    /// by its own cadence (the stutter table) as one column of timestamps
+    /// is: a capture without display feedback (every `display_ms` `?`,
+    /// [`CaptureError::NoReports`]). Its refresh is `display_hz`, or the
+    /// median frame time matched to a common rate within 0.5%.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use evenstep_lab::{Capture, CaptureError, JudgeError, Report, Settings};
+    ///
+    /// let mut text = String::from("present_ms,display_ms\n");
+    /// for k in 0..120 {
+    ///     text += &format!("{}.000000,?\n", k * 20);
+    /// }
+    /// let capture = Capture::Bytes { name: "no feedback".into(), bytes: text.into_bytes() };
+    /// let refused = capture.judge(Settings::default(), None, None, 2).unwrap_err();
+    /// assert!(matches!(refused, JudgeError::Capture(CaptureError::NoReports { unreported: 120 })));
+    /// let trace = capture.stamps(None, None)?;
+    /// assert_eq!(trace.refresh_note(), Some("50 Hz, estimated: the median present_ms frame time, 20.000 ms, matched to it within 0.5%"));
+    /// let report = Report::new(Settings::default(), &[trace]);
+    /// assert!(report.traces[0].judged.is_none()); // no display times: stutter only
+    /// # Ok::<(), JudgeError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`JudgeError`] when it cannot be read or is not a capture, as for
+    /// [`Capture::judge`]; [`JudgeError::Stamps`] for fewer than two rows
+    /// or a median frame time that matches no common rate, with no
+    /// `display_hz`.
+    pub fn stamps(
+        &self,
+        display_hz: Option<Rate>,
+        process: Option<&ProcessFilter>,
+    ) -> Result<Trace, JudgeError> {
+        let layout = Survey::of(self.reader()?)?.plan(process)?;
+        let what = layout.present().to_string();
+        let mut stamps = Vec::new();
+        for row in Rows::new(self.reader()?, layout, process.cloned())? {
+            stamps.push(row?.present);
+        }
+        stamp_trace(self.name(), stamps, display_hz, &what).map_err(JudgeError::Stamps)
+    }
+}
+
+/// A capture in which no row was `shown` and some were `unreported` is one
+/// without display feedback: judged for stutter only.
+fn without_reports(shown: u64, unreported: u64) -> Result<(), CaptureError> {
+    if shown == 0 && unreported > 0 {
+        return Err(CaptureError::NoReports { unreported });
+    }
+    Ok(())
 }
 
 /// Judges every configuration on the capture at `path` ([`Capture::open`],
@@ -262,6 +335,9 @@ pub enum JudgeError {
     Timing(TimingError),
     /// A pipe gave more than [`MAX_PIPED_BYTES`].
     TooLong,
+    /// A capture without reports whose present times cannot be judged
+    /// for stutter ([`Capture::stamps`]).
+    Stamps(CsvError),
 }
 
 impl fmt::Display for JudgeError {
@@ -270,6 +346,7 @@ impl fmt::Display for JudgeError {
             JudgeError::Io(error) => write!(f, "{error}"),
             JudgeError::Capture(error) => write!(f, "{error}"),
             JudgeError::Timing(error) => write!(f, "{error}"),
+            JudgeError::Stamps(error) => write!(f, "judging the present times alone: {error}"),
             JudgeError::TooLong => write!(
                 f,
                 "more than {MAX_PIPED_BYTES} bytes ({} MiB, MAX_PIPED_BYTES) from a pipe; a \
@@ -325,6 +402,23 @@ pub enum CaptureError {
         column: String,
         /// The text found, clipped to 64 characters.
         text: String,
+    },
+    /// A `display_ms` value that is neither a time in ms, nor empty or `NA`
+    /// (never shown), nor [`NOT_REPORTED`] (`?`).
+    DisplayMs {
+        /// The line (1-based).
+        line: u64,
+        /// The column read.
+        column: String,
+        /// The text found, clipped to 64 characters.
+        text: String,
+    },
+    /// No row has a display time, and some are [`NOT_REPORTED`]: a capture
+    /// from a loop that got no display feedback, judged for stutter only
+    /// ([`Capture::stamps`]).
+    NoReports {
+        /// The rows not reported.
+        unreported: u64,
     },
     /// A `Dropped` value that is neither 0 nor 1.
     Flag {
@@ -390,6 +484,18 @@ impl fmt::Display for CaptureError {
                 f,
                 "line {line}: `{text}` in column `{column}` is not a non-negative number"
             ),
+            CaptureError::DisplayMs { line, column, text } => write!(
+                f,
+                "line {line}: `{text}` in column `{column}` is not a display time; expected a \
+                 non-negative number of ms, empty (or `NA`) for a frame never shown, or \
+                 `{NOT_REPORTED}` for one not reported"
+            ),
+            CaptureError::NoReports { unreported } => write!(
+                f,
+                "no frame has a display time and {unreported} are `{NOT_REPORTED}` (not \
+                 reported): a capture without display feedback is judged for stutter only, by \
+                 its present times"
+            ),
             CaptureError::Flag { line, column, text } => {
                 write!(
                     f,
@@ -426,6 +532,11 @@ impl fmt::Display for CaptureError {
 }
 
 impl std::error::Error for CaptureError {}
+
+/// What a `display_ms` value of a frame whose showing display feedback
+/// never reported is: `?` (an empty one is a frame never shown). The
+/// captures `evenstep`'s `Loop::record_capture` writes use it.
+pub const NOT_REPORTED: &str = "?";
 
 /// The most characters of the input an error quotes.
 const MAX_QUOTED_CHARS: usize = 64;

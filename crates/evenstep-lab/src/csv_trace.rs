@@ -258,6 +258,23 @@ pub fn parse_csv(
     display: Option<Rate>,
 ) -> Result<Trace, CsvError> {
     let (stamps, format) = read_csv(text)?;
+    stamp_trace(name, stamps, display, &format.to_string())
+}
+
+/// A trace of `stamps` (at least two, in ns), its frame times read from
+/// `what` (`milliseconds`, `present_ms`): on `display` when given, else on
+/// the median frame time matched to a common rate; the note says which.
+pub(crate) fn stamp_trace(
+    name: impl Into<String>,
+    stamps: Vec<u64>,
+    display: Option<Rate>,
+    what: &str,
+) -> Result<Trace, CsvError> {
+    if stamps.len() < 2 {
+        return Err(CsvError::TooShort {
+            found: stamps.len(),
+        });
+    }
     let (rate, note) = if let Some(rate) = display {
         (rate, format!("{rate}, given"))
     } else {
@@ -266,7 +283,7 @@ pub fn parse_csv(
             median_nanos: median,
         })?;
         let note = format!(
-            "{rate}, estimated: the median {format} frame time, {:.3} ms, matched to it within 0.5%",
+            "{rate}, estimated: the median {what} frame time, {:.3} ms, matched to it within 0.5%",
             median as f64 / 1e6
         );
         (rate, note)

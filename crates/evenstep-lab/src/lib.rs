@@ -59,7 +59,9 @@ mod table;
 mod trace;
 mod trace_stats;
 
-pub use capture::{Capture, CaptureError, JudgeError, MAX_PIPED_BYTES, judge_file, read_piped};
+pub use capture::{
+    Capture, CaptureError, JudgeError, MAX_PIPED_BYTES, NOT_REPORTED, judge_file, read_piped,
+};
 pub use config::{Config, MAX_FEEDBACK_DELAY, Settings, SettingsError, WARM_UP_FRAMES};
 pub use csv_trace::{CSV_FORMATS, CsvError, CsvFormat, estimate_refresh, parse_csv, read_csv};
 pub use godot::{GODOT_JITTER_FIX, GodotJitterFix};

@@ -199,6 +199,14 @@ impl Cli {
                         .map_err(|e| format!("{shown}: {e}"))?;
                     captures.traces.push(trace);
                 }
+                // A capture from a loop without display feedback: its
+                // present times, judged for stutter.
+                Err(JudgeError::Capture(CaptureError::NoReports { .. })) => {
+                    let trace = capture
+                        .stamps(self.display_hz, process.as_ref())
+                        .map_err(|e| format!("{shown}: {e}"))?;
+                    captures.traces.push(trace);
+                }
                 Err(error) => return Err(format!("{shown}: {error}")),
             }
         }
@@ -335,7 +343,9 @@ fn long_help() -> String {
          first by the plan of the first row presented after it (plus --feedback-delay rows); \
          a frame never shown is never reported. The refresh rate is printed with what it was measured from; a trace whose \
          display times keep no steady rate (variable refresh) is judged only with --display-hz.\n\n\
-         Captures: a `present_ms,display_ms` CSV (display_ms empty for a frame never shown), or \
+         Captures: a `present_ms,display_ms` CSV (display_ms empty for a frame never shown, `?` \
+         for one not reported: a capture in which no frame was reported is judged for stutter \
+         only, by its present times), or \
          a PresentMon log, 1.x or 2.x columns: present times from the running sum of \
          MsBetweenPresents (else TimeInSeconds, refused when written too coarsely to time \
          frames, or CPUStartTime), display times from MsUntilDisplayed (with Dropped) or the \
@@ -364,6 +374,7 @@ fn long_help() -> String {
          evenstep-lab\n  \
          evenstep-lab --csv crates/evenstep-lab/traces/csgo_60hz_composed.csv --phases 16\n  \
          evenstep-lab --csv presentmon.csv --process game.exe --json\n  \
+         evenstep-lab --csv frames.csv   (a capture from evenstep's Loop::record_capture)\n  \
          evenstep-lab --hz 144 --jitter-us 500 --miss-per-mille 5 --svg 144.svg"
     )
 }

@@ -5,7 +5,7 @@
 
 use std::io::Read;
 
-use crate::capture::{CaptureError, clipped};
+use crate::capture::{CaptureError, NOT_REPORTED, clipped};
 use crate::csv_records::{csv_reader, is_blank_or_comment, lossy, read_layout, read_record, text};
 use crate::decimal;
 use crate::layout::{DisplaySource, Layout, PresentSource};
@@ -36,6 +36,8 @@ pub struct Rows<R: Read> {
     previous: u64,
     /// Rows the process filter let through.
     admitted: u64,
+    /// Rows whose `display_ms` is `?`: not reported.
+    unreported: u64,
 }
 
 impl<R: Read> Rows<R> {
@@ -65,7 +67,17 @@ impl<R: Read> Rows<R> {
             display_sum: 0,
             previous: 0,
             admitted: 0,
+            unreported: 0,
         })
+    }
+
+    /// The rows read so far whose `display_ms` is
+    /// [`NOT_REPORTED`](crate::NOT_REPORTED) (`?`): frames whose showing
+    /// display feedback never reported, read as never shown (a capture in
+    /// which no row has a display time is judged for stutter only: see
+    /// [`CaptureError::NoReports`]).
+    pub const fn unreported(&self) -> u64 {
+        self.unreported
     }
 
     fn row(&mut self) -> Result<Option<Row>, CaptureError> {
@@ -173,12 +185,18 @@ impl<R: Read> Rows<R> {
         if dropped || absent {
             return Ok(None);
         }
+        if layout.display == DisplaySource::DisplayMs {
+            if shown == NOT_REPORTED {
+                self.unreported += 1;
+                return Ok(None);
+            }
+            let nanos = display_ms(shown, &layout.display_column, line)?;
+            // On the present times' clock, from the first row's present.
+            return Ok(Some(nanos.saturating_sub(self.origin.unwrap_or(0))));
+        }
         let nanos = nanos(shown, 6, &layout.display_column, line)?;
         Ok(match layout.display {
-            DisplaySource::DisplayMs => {
-                // On the present times' clock, from the first row's present.
-                Some(nanos.saturating_sub(self.origin.unwrap_or(0)))
-            }
+            DisplaySource::DisplayMs => None,
             DisplaySource::UntilDisplayed => (nanos > 0).then(|| present.saturating_add(nanos)),
             DisplaySource::BetweenDisplayChange => {
                 self.display_sum = self.display_sum.saturating_add(nanos);
@@ -202,6 +220,18 @@ fn nanos(text: &str, scale: u32, column: &str, line: u64) -> Result<u64, Capture
     decimal::parse_scaled(text, scale)
         .and_then(|nanos| u64::try_from(nanos).ok())
         .ok_or_else(|| CaptureError::Value {
+            line,
+            column: column.to_owned(),
+            text: clipped(text),
+        })
+}
+
+/// A `display_ms` value that is neither empty nor `NA` (never shown) nor
+/// `?` (not reported): a time in ms, as nanoseconds.
+fn display_ms(text: &str, column: &str, line: u64) -> Result<u64, CaptureError> {
+    decimal::parse_scaled(text, 6)
+        .and_then(|nanos| u64::try_from(nanos).ok())
+        .ok_or_else(|| CaptureError::DisplayMs {
             line,
             column: column.to_owned(),
             text: clipped(text),

@@ -10,9 +10,11 @@
 //! and the governor (`render_rate`), the time since the previous render
 //! (`render_delta`), the clock and the pumps' times (`time_base`), recovery
 //! after a panic (`recovery`), due times (`due`), catch-up (`catch_up`), display
-//! feedback (`feedback`) and what a pump reports (`report`).
+//! feedback (`feedback`), recording a capture (`capture`) and what a pump
+//! reports (`report`).
 
 mod builder;
+mod capture;
 mod catch_up;
 mod controls;
 mod due;
@@ -35,6 +37,7 @@ pub use self::builder::{ConfigError, LoopBuilder};
 pub use self::report::{CatchUp, Pump, PumpKind, PumpReport};
 pub use self::subscribers::SubscriberId;
 
+use crate::capture::CaptureWriter;
 use crate::clock::Clock;
 #[cfg(doc)]
 use crate::clock::MonotonicClock;
@@ -84,7 +87,8 @@ enum Run {
 /// 7. the [after-steps hooks](Loop::on_after_steps) run with the plan, in
 ///    registration order (a network session sends here);
 /// 8. on a paint pump, the render subscribers run in registration order;
-/// 9. statistics are recorded.
+/// 9. statistics are recorded, and a [capture](crate::capture) being
+///    recorded writes the frames that left flight.
 ///
 /// Hooks run on every pump that runs, with or without steps, paused too.
 ///
@@ -176,6 +180,9 @@ pub struct Loop<S> {
     recovery: Recovery,
     /// Input waiting for its step, and the recorder.
     input: InputQueue<S>,
+    /// The capture recording, if any (boxed: its ring of frames in flight
+    /// would more than double the loop's size).
+    capture: Option<Box<CaptureWriter>>,
 }
 
 impl<S> Loop<S> {

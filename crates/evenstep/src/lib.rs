@@ -148,6 +148,7 @@
 //! the short way round (see [`Lerp`]).
 #![forbid(unsafe_code)]
 
+pub mod capture;
 mod clock;
 mod contexts;
 mod control;
@@ -165,6 +166,7 @@ mod tally_record;
 pub mod timeline;
 pub mod tween;
 
+pub use capture::{CaptureSummary, CaptureWriteError};
 pub use clock::{Clock, ManualClock, MonotonicClock};
 pub use contexts::{RenderContext, StepContext};
 pub use control::Control;

@@ -248,6 +248,7 @@ impl<S> LoopBuilder<S> {
             stats: Box::new(Collector::new(stats)),
             recovery: Recovery::new(),
             input,
+            capture: None,
         })
     }
 

@@ -29,6 +29,8 @@ impl<S> Loop<S> {
         self.recovery.enter(self.frames.tick());
         let plan = self.frames.catch_up(Nanos::from_duration(span));
         self.recovery.planned(&plan);
+        // A catch-up's number takes a place in flight; it draws nothing.
+        self.capture_plan(&plan, self.time.last_pump(), false);
         // A catch-up's steps stand for absent time: they take no events.
         let steps = self.run_steps(state, &plan, None);
         let stopped = self.steering.control.stop_requested();

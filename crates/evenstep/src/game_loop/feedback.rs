@@ -59,6 +59,10 @@ impl<S> Loop<S> {
     /// # Ok::<(), evenstep::ConfigError>(())
     /// ```
     pub fn frame_shown(&mut self, frame: FrameId, at: Timestamp) -> Result<(), FeedbackError> {
-        self.frames.frame_shown(frame, at)
+        self.frames.frame_shown(frame, at)?;
+        if let Some(capture) = &mut self.capture {
+            capture.shown(frame, at);
+        }
+        Ok(())
     }
 }

@@ -122,13 +122,14 @@ impl<S> Loop<S> {
         // not run.
         let stopped = stopped || self.steering.control.stop_requested();
         let ended = if rendered { self.time.read() } else { updated };
-        // 9. Statistics.
+        // 9. Statistics, and the capture.
         let readings = Readings {
             started,
             updated,
             ended,
         };
         self.record(&plan, now, rendered, steps, &readings);
+        self.capture_plan(&plan, now, rendered);
         self.finish(stopped);
         Pump::Ran(PumpReport {
             kind,
