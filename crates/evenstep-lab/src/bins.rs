@@ -28,13 +28,13 @@ impl Tiers {
     }
 
     /// The bin holding `nanos`.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn bin_of(self, nanos: u64) -> usize {
         self.locate(nanos).0
     }
 
     /// The bin holding `nanos`, and how far into it `nanos` is.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn locate(self, nanos: u64) -> (usize, u64) {
         let mut first = 0;
         let mut start = 0;

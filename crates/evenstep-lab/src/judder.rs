@@ -57,18 +57,16 @@ impl JudderBook {
         let Some(display) = display else {
             return;
         };
-        let steps = core::mem::take(&mut self.steps) as f64;
         match self.last {
-            None => {}
-            Some((shown, _)) if display <= shown => {
-                self.steps = steps as u64; // judged as not shown
-                return;
-            }
+            Some((shown, _)) if display <= shown => return, // judged as not shown
             Some((shown, before)) => {
+                let steps = self.steps as f64;
                 let drawn = (steps + alpha - before) * self.step_nanos;
                 self.record((drawn - (display - shown) as f64).abs());
             }
+            None => {}
         }
+        self.steps = 0;
         self.last = Some((display, alpha));
     }
 

@@ -88,15 +88,12 @@ impl LatencyBook {
 
     fn mark(&mut self, nanos: u64, sign: i64) {
         let (bin, offset) = LATENCY_TIERS.locate(nanos);
-        match self.bins.get_mut(bin) {
-            Some(pair) => {
-                pair[0] += sign;
-                pair[1] += sign * i64::try_from(offset).unwrap_or(i64::MAX);
-            }
-            None => {
-                self.open.0 += sign;
-                self.open.1 += i128::from(sign) * i128::from(offset);
-            }
+        if let Some(pair) = self.bins.get_mut(bin) {
+            pair[0] += sign;
+            pair[1] += sign * i64::try_from(offset).unwrap_or(i64::MAX);
+        } else {
+            self.open.0 += sign;
+            self.open.1 += i128::from(sign) * i128::from(offset);
         }
     }
 

@@ -20,11 +20,13 @@ use evenstep_core::FramePlan;
 /// use evenstep_lab::StepSpan;
 ///
 /// // A 40 ms frame from a bank a quarter of a step full, leaving a third
-/// // of a step: it gained 2 + 1/3 - 1/4 steps over the 40 ms.
+/// // of a step: it gained 2 + 1/3 - 1/4 = 2.083 steps over the 40 ms, so
+/// // its steps end 0.75 and 1.75 of those in (14.4 and 33.6 ms, to the
+/// // nanosecond below).
 /// let span = StepSpan::of_bank(0, 40_000_000, 0.25, 2, 1.0 / 3.0);
 /// assert_eq!(span.steps(), 2);
-/// assert_eq!(span.end_of(0), 14_117_647); // 0.75 of 2.083 steps in
-/// assert_eq!(span.end_of(1), 32_941_176);
+/// assert!(14_399_999 <= span.end_of(0) && span.end_of(0) <= 14_400_000);
+/// assert!(33_599_999 <= span.end_of(1) && span.end_of(1) <= 33_600_000);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StepSpan {

@@ -347,9 +347,9 @@ impl Sweep {
                 JudderBook::new(step_nanos),
             )
         });
-        let planned = planner.plan(shown);
-        tally.push(&self.measured, &self.rule, Some(display), planned.steps);
-        judder.push(Some(display), planned.steps, planned.alpha);
+        let fed = planner.plan(shown);
+        tally.push(&self.measured, &self.rule, Some(display), fed.steps);
+        judder.push(Some(display), fed.steps, fed.alpha);
     }
 
     /// A step, in ns.

@@ -96,7 +96,7 @@ fn the_default_minus_off_is_the_mean_of_the_phases_median_differences_in_steps()
         .zip(off)
         .map(|(d, o)| (d.unwrap() - o.unwrap()) / 20.0)
         .collect();
-    assert!((mean - (steps[0] + steps[1]) / 2.0).abs() < 1e-12);
+    assert!((mean - f64::midpoint(steps[0], steps[1])).abs() < 1e-12);
     assert!((worst - steps[0].max(steps[1])).abs() < 1e-12);
 }
 
