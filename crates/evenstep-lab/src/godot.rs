@@ -109,6 +109,15 @@ impl GodotJitterFix {
         (steps.min(self.budget), steps.saturating_sub(self.budget))
     }
 
+    /// Godot's physics interpolation fraction after the last frame's steps:
+    /// `time_accum / physics_step` (`MainTimerSync::advance_checked`, which
+    /// `Engine::get_physics_interpolation_fraction` returns), in `[0, 1]`.
+    /// Steps over the budget dropped do not move it, as in Godot's main
+    /// loop.
+    pub fn interpolation_fraction(&self) -> f64 {
+        self.bank / self.step
+    }
+
     /// The accumulator's step count for `time` more seconds, kept to the
     /// typical pattern when the jitter fix allows; updates the history.
     fn count_steps(&mut self, time: f64) -> (i64, f64) {

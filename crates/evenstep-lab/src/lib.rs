@@ -32,13 +32,16 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod bins;
 mod capture;
 mod config;
 mod csv_records;
 mod csv_trace;
 mod decimal;
 mod godot;
+mod judder;
 mod judge;
+mod latency;
 mod layout;
 mod metrics;
 mod planner;
@@ -50,6 +53,8 @@ mod report;
 mod rng;
 mod rows;
 mod run;
+mod seen;
+mod step_ends;
 mod stutter;
 mod suite;
 mod survey;
@@ -65,10 +70,12 @@ pub use capture::{
 pub use config::{Config, MAX_FEEDBACK_DELAY, Settings, SettingsError, WARM_UP_FRAMES};
 pub use csv_trace::{CSV_FORMATS, CsvError, CsvFormat, estimate_refresh, parse_csv, read_csv};
 pub use godot::{GODOT_JITTER_FIX, GodotJitterFix};
+pub use judder::PhaseJudder;
 pub use judge::{DisplayTiming, MAX_LONG_GAPS, Measured, Rule, Tally, TimingError};
+pub use latency::PhaseLatency;
 pub use layout::{DisplaySource, Layout, PresentSource};
 pub use metrics::{Histogram, Metrics};
-pub use planner::Planner;
+pub use planner::{Planned, Planner};
 pub use plot::{PlotError, svg};
 pub use process_filter::ProcessFilter;
 pub use queued::{MAX_SPAN_MICROS, Queued};
@@ -77,6 +84,7 @@ pub use report::{ConfigReport, DEFAULT_PHASES, Report, TraceReport};
 pub use rng::SplitMix64;
 pub use rows::{Row, Rows};
 pub use run::Run;
+pub use step_ends::StepSpan;
 pub use stutter::{Cadence, CadenceKind};
 pub use suite::{Profile, SUITE_FRAMES, default_suite};
 pub use survey::{MAX_PROCESSES, Survey};

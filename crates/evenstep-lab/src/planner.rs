@@ -7,6 +7,7 @@ use evenstep_core::{FrameId, FrameLoop, Timestamp};
 
 use crate::config::{Config, Settings};
 use crate::godot::GodotJitterFix;
+use crate::step_ends::StepSpan;
 
 /// The naive accumulator's clamp on one frame's delta, in seconds.
 pub(crate) const NAIVE_CLAMP_SECS: f64 = 0.25;
@@ -94,29 +95,43 @@ impl Planner {
     /// The steps run by the frame at `now` (ns; a backwards stamp is a zero
     /// delta).
     pub fn frame(&mut self, now: u64) -> u64 {
+        self.plan(now).steps
+    }
+
+    /// The frame at `now` (ns; a backwards stamp is a zero delta): its
+    /// steps, when they end, and the blend factor it leaves.
+    pub fn plan(&mut self, now: u64) -> Planned {
         let delta = now.saturating_sub(self.last);
+        let from = now.saturating_sub(delta);
         self.last = self.last.max(now);
         match &mut self.kind {
             Kind::Naive { bank, step } => {
                 let over = delta.saturating_sub(NAIVE_CLAMP_NANOS);
                 self.dropped_units += u128::from(over);
+                let before = *bank / *step;
                 *bank += (delta as f64 / 1e9).min(NAIVE_CLAMP_SECS);
                 let mut steps = 0;
                 while *bank >= *step {
                     *bank -= *step;
                     steps += 1;
                 }
-                steps
+                let alpha = *bank / *step;
+                Planned::of_bank(from, now, before, steps, alpha)
             }
             Kind::Godot(clock) => {
+                let before = clock.interpolation_fraction();
                 let (steps, dropped) = clock.advance_reporting(delta as f64 / 1e9);
                 self.dropped_units += u128::from(dropped);
-                steps
+                Planned::of_bank(from, now, before, steps, clock.interpolation_fraction())
             }
             Kind::Evenstep(frames) => {
                 let plan = frames.begin_frame(Timestamp::from_nanos(now));
                 self.dropped_units = self.dropped_units.saturating_add(plan.dropped_units());
-                plan.steps_run()
+                Planned {
+                    steps: plan.steps_run(),
+                    span: StepSpan::of_plan(&plan, now),
+                    alpha: plan.alpha().as_f64(),
+                }
             }
         }
     }
@@ -141,6 +156,33 @@ impl Planner {
         match &self.kind {
             Kind::Evenstep(frames) => Some(frames),
             Kind::Naive { .. } | Kind::Godot(_) => None,
+        }
+    }
+}
+
+/// One frame as [`Planner::plan`] planned it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Planned {
+    /// The steps it runs.
+    pub steps: u64,
+    /// When they end in wall time (which input each reads).
+    pub span: StepSpan,
+    /// The blend factor it leaves, in `[0, 1)`: how far into the next step
+    /// the frame draws (the naive accumulator's `acc / dt`, Godot's physics
+    /// interpolation fraction, evenstep's [`FramePlan::alpha`]).
+    ///
+    /// [`FramePlan::alpha`]: evenstep_core::FramePlan::alpha
+    pub alpha: f64,
+}
+
+impl Planned {
+    /// A baseline's frame from `from` to `to` that ran `steps` from a bank
+    /// of `before` steps, leaving `alpha`.
+    fn of_bank(from: u64, to: u64, before: f64, steps: u64, alpha: f64) -> Planned {
+        Planned {
+            steps,
+            span: StepSpan::of_bank(from, to, before, steps, alpha),
+            alpha,
         }
     }
 }

@@ -217,6 +217,9 @@ impl Report {
         }
         if self.judged().count() > 1 {
             self.judged_summary(&mut out);
+            let phases = self.most_phases();
+            crate::seen::latency_summary(&mut out, phases, self.judged());
+            crate::seen::judder_summary(&mut out, phases, self.judged());
         }
         if self.traces.is_empty() {
             out.push('\n');
@@ -243,12 +246,16 @@ impl Report {
         traces.chain(captures)
     }
 
-    fn judged_summary(&self, out: &mut String) {
-        let phases = self
-            .judged()
+    /// The most start phases any verdict swept.
+    fn most_phases(&self) -> u32 {
+        self.judged()
             .map(|(_, judged)| judged.phases)
             .max()
-            .unwrap_or(1);
+            .unwrap_or(1)
+    }
+
+    fn judged_summary(&self, out: &mut String) {
+        let phases = self.most_phases();
         let _ = writeln!(
             out,
             "\nwrong shown frames, mean / worst over {phases} start phases, planners fed the present \

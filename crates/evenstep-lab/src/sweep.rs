@@ -14,7 +14,9 @@ use std::collections::VecDeque;
 use serde::Serialize;
 
 use crate::config::{Config, Settings};
+use crate::judder::{JudderBook, PhaseJudder};
 use crate::judge::{DisplayTiming, Measured, Rule, Tally, TimingError};
+use crate::latency::{LatencyBook, PhaseLatency};
 use crate::planner::{Planner, whole_nanos};
 use crate::rate::Rate;
 use crate::table::Table;
@@ -78,13 +80,34 @@ pub struct SweepReport {
     pub configs: Vec<PhaseCounts>,
     /// Wrong shown frames for the naive accumulator fed the display times.
     pub display_fed: u64,
+    /// Input latency, one entry per configuration, in [`Config::ALL`]
+    /// order: from an input's stamp to the pump whose steps read it.
+    pub latency: Vec<PhaseLatency>,
+    /// The default's ([`Config::Locked`]) median latency minus pacing
+    /// off's, in steps: the mean over the start phases of each phase's
+    /// difference, and the largest difference at any phase.
+    pub latency_default_minus_off_steps: Option<(f64, f64)>,
+    /// Judder of the drawn time on the shown frames, one entry per
+    /// configuration, in [`Config::ALL`] order.
+    pub judder: Vec<PhaseJudder>,
+    /// The same for the naive accumulator fed the display times.
+    pub display_fed_judder: PhaseJudder,
 }
 
 impl SweepReport {
     /// The counts of `config`.
     pub fn counts(&self, config: Config) -> &PhaseCounts {
-        let index = Config::ALL.iter().position(|&c| c == config).unwrap_or(0);
-        &self.configs[index]
+        &self.configs[config_index(config)]
+    }
+
+    /// The input latency of `config`.
+    pub fn latency(&self, config: Config) -> &PhaseLatency {
+        &self.latency[config_index(config)]
+    }
+
+    /// The judder of `config`.
+    pub fn judder(&self, config: Config) -> &PhaseJudder {
+        &self.judder[config_index(config)]
     }
 
     /// The verdicts as a plain text block: a line per configuration with
@@ -135,7 +158,42 @@ impl SweepReport {
             "   (a naive f64 accumulator fed the display times)",
         );
         out.push_str(&table.render("  "));
+        out.push_str(&crate::seen::block(self));
         out
+    }
+}
+
+/// Where `config` is in [`Config::ALL`].
+fn config_index(config: Config) -> usize {
+    Config::ALL.iter().position(|&c| c == config).unwrap_or(0)
+}
+
+/// One planner of a sweep and what it is judged by: wrong frames, input
+/// latency and judder.
+#[derive(Clone, Debug)]
+struct Seat {
+    planner: Planner,
+    tally: Tally,
+    latency: LatencyBook,
+    judder: JudderBook,
+}
+
+impl Seat {
+    fn new(planner: Planner, step_nanos: f64) -> Seat {
+        Seat {
+            planner,
+            tally: Tally::new(),
+            latency: LatencyBook::new(),
+            judder: JudderBook::new(step_nanos),
+        }
+    }
+
+    /// The frame presented at `now`, shown at `display`.
+    fn push(&mut self, measured: &Measured, rule: &Rule, now: u64, display: Option<u64>) {
+        let planned = self.planner.plan(now);
+        self.tally.push(measured, rule, display, planned.steps);
+        self.latency.frame(&planned.span);
+        self.judder.push(display, planned.steps, planned.alpha);
     }
 }
 
@@ -169,8 +227,8 @@ pub struct Sweep {
     rule: Rule,
     phases: u32,
     lead_in: u64,
-    planners: Vec<Vec<(Planner, Tally)>>,
-    display_fed: Option<(Planner, Tally)>,
+    planners: Vec<Vec<Seat>>,
+    display_fed: Option<(Planner, Tally, JudderBook)>,
     last_display: Option<u64>,
     presented: u64,
     shown: u64,
@@ -259,20 +317,12 @@ impl Sweep {
         self.presented += 1;
         let delay = self.settings.feedback_delay();
         for (shown_row, shown_at) in self.feedback.due(row, now, delay) {
-            for planner in self
-                .planners
-                .iter_mut()
-                .flatten()
-                .map(|(planner, _)| planner)
-            {
-                planner.shown(shown_row, shown_at);
+            for seat in self.planners.iter_mut().flatten() {
+                seat.planner.shown(shown_row, shown_at);
             }
         }
-        for tallies in &mut self.planners {
-            for (planner, tally) in tallies.iter_mut() {
-                let steps = planner.frame(now);
-                tally.push(&self.measured, &self.rule, display, steps);
-            }
+        for seat in self.planners.iter_mut().flatten() {
+            seat.push(&self.measured, &self.rule, now, display);
         }
         let Some(display) = display else {
             return;
@@ -286,21 +336,29 @@ impl Sweep {
         self.shown += 1;
         let shown = display.saturating_add(CLOCK_BASE);
         let half_step = whole_nanos(5e8 / self.settings.step_rate().as_f64());
-        let (planner, tally) = self.display_fed.get_or_insert_with(|| {
+        let step_nanos = self.step_nanos();
+        let (planner, tally, judder) = self.display_fed.get_or_insert_with(|| {
             // Half a step off the first refresh, so that display times
             // exactly on the refresh lattice never sit on a step boundary.
             let anchor = shown.saturating_sub(self.lead_in + half_step);
             (
                 Planner::new(Config::NaiveF64, &self.settings, anchor),
                 Tally::new(),
+                JudderBook::new(step_nanos),
             )
         });
-        let steps = planner.frame(shown);
-        tally.push(&self.measured, &self.rule, Some(display), steps);
+        let fed = planner.plan(shown);
+        tally.push(&self.measured, &self.rule, Some(display), fed.steps);
+        judder.push(Some(display), fed.steps, fed.alpha);
+    }
+
+    /// A step, in ns.
+    fn step_nanos(&self) -> f64 {
+        1e9 / self.settings.step_rate().as_f64()
     }
 
     fn start(&mut self, first: u64) {
-        let step = 1e9 / self.settings.step_rate().as_f64();
+        let step = self.step_nanos();
         self.planners = Config::ALL
             .iter()
             .map(|&config| {
@@ -308,7 +366,7 @@ impl Sweep {
                     .map(|phase| {
                         let shift = whole_nanos(step * f64::from(phase) / f64::from(self.phases));
                         let anchor = first.saturating_sub(self.lead_in + shift);
-                        (Planner::new(config, &self.settings, anchor), Tally::new())
+                        Seat::new(Planner::new(config, &self.settings, anchor), step)
                     })
                     .collect()
             })
@@ -316,23 +374,55 @@ impl Sweep {
     }
 
     /// The verdicts.
-    pub fn finish(self) -> SweepReport {
+    pub fn finish(mut self) -> SweepReport {
+        for seat in self.planners.iter_mut().flatten() {
+            seat.latency.flush();
+            seat.judder.flush();
+        }
+        if let Some((_, _, judder)) = &mut self.display_fed {
+            judder.flush();
+        }
         let judged = self
             .display_fed
             .as_ref()
-            .map_or(0, |(_, tally)| tally.judged());
+            .map_or(0, |(_, tally, _)| tally.judged());
+        let seats = |index: usize| self.planners.get(index).map_or(&[][..], Vec::as_slice);
         let configs = Config::ALL
             .iter()
             .enumerate()
             .map(|(index, config)| PhaseCounts {
                 config: config.key(),
                 label: config.label(),
-                wrong: self.planners.get(index).map_or_else(
-                    || vec![0; self.phases as usize],
-                    |tallies| tallies.iter().map(|(_, tally)| tally.wrong()).collect(),
-                ),
+                wrong: if seats(index).is_empty() {
+                    vec![0; self.phases as usize]
+                } else {
+                    seats(index).iter().map(|seat| seat.tally.wrong()).collect()
+                },
             })
             .collect();
+        let latency: Vec<PhaseLatency> = Config::ALL
+            .iter()
+            .enumerate()
+            .map(|(index, config)| {
+                let books = seats(index).iter().map(|seat| &seat.latency);
+                PhaseLatency::of(config.key(), config.label(), books)
+            })
+            .collect();
+        let judder = Config::ALL
+            .iter()
+            .enumerate()
+            .map(|(index, config)| {
+                let books = seats(index).iter().map(|seat| &seat.judder);
+                PhaseJudder::of(config.key(), config.label(), books)
+            })
+            .collect();
+        let display_fed_judder = PhaseJudder::of(
+            "display_fed",
+            "display-fed",
+            self.display_fed.iter().map(|(_, _, judder)| judder),
+        );
+        let step_ms = self.step_nanos() / 1e6;
+        let default_minus_off = crate::seen::default_minus_off(&latency, step_ms);
         SweepReport {
             name: self.name,
             presented: self.presented,
@@ -342,7 +432,11 @@ impl Sweep {
             sources: String::new(),
             phases: self.phases,
             configs,
-            display_fed: self.display_fed.map_or(0, |(_, tally)| tally.wrong()),
+            display_fed: self.display_fed.map_or(0, |(_, tally, _)| tally.wrong()),
+            latency,
+            latency_default_minus_off_steps: default_minus_off,
+            judder,
+            display_fed_judder,
         }
     }
 }

@@ -97,3 +97,16 @@ fn with_feedback_the_default_runs_under_a_quarter_of_the_better_baselines_wrong_
     assert_eq!((fed, better), (292, 4_903));
     assert!(fed * 4 <= better);
 }
+
+#[test]
+fn on_every_capture_the_display_fed_accumulator_draws_no_judder_and_the_plain_one_does() {
+    for name in ALL {
+        let report = judge(name);
+        let fed = report.display_fed_judder.mean_mean().unwrap();
+        let naive = report.judder(Config::NaiveF64).mean_mean().unwrap();
+        assert!(
+            fed < 1e-3 && naive > 1.0,
+            "{name}: fed {fed} ms, naive {naive} ms"
+        );
+    }
+}

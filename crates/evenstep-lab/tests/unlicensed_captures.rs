@@ -216,3 +216,19 @@ fn with_feedback_the_default_is_within_the_better_baseline_on_five_of_six_compos
     // Pinned (the README's table): 0.60 of the better baseline's.
     assert_eq!((fed, better), (6_839, 11_358));
 }
+
+#[test]
+#[ignore = "reads ../shared/traces beside the repository: run with --ignored"]
+fn where_the_game_follows_the_display_the_default_adds_under_a_quarter_step_of_latency_and_no_judder()
+ {
+    let report = judge("starfield_120hz_composed");
+    let (mean, _) = report.latency_default_minus_off_steps.unwrap();
+    assert!(mean.abs() < 0.25, "{mean}");
+    let default = report.judder(Config::Locked).mean_mean().unwrap();
+    let naive = report.judder(Config::NaiveF64).mean_mean().unwrap();
+    // The negative control: the plain accumulator draws the presents' jitter.
+    assert!(
+        default < 0.05 && naive > 0.3,
+        "default {default} ms, naive {naive} ms"
+    );
+}
