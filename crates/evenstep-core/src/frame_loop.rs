@@ -53,7 +53,10 @@ use crate::{FramePlan, Nanos, Pacing, RenderCap, Speed, StepBudget, Timestamp, T
 ///   Snapped and locked pacing let game time follow the display, so the
 ///   two part by at most `e` of the time (scaled by the speed), plus one
 ///   step each time the speed changes, snapping starts or stands down, or
-///   the budget clamps, and three steps besides. `e` is the display's rate
+///   the budget clamps, and three steps besides. Locked pacing's hysteresis
+///   rule moves a frame's delta by at most half a step and owes the move to
+///   the next frame, so what it holds back is under a step at any time, and
+///   counts as one of those moves when a snap settles it. `e` is the display's rate
 ///   error against the step: how far its period is from the refresh
 ///   snapping counts (under 1% for a whole multiple or divisor of the step,
 ///   0.25% for another fraction, 0.1% for a 59.94 Hz display on 60 Hz

@@ -13,6 +13,9 @@
 //!   followed phase-locked, and whether the display keeps a rhythm at all;
 //! - snapping: a frame banks the refreshes it spans on that lattice, counted
 //!   on the lattice of refreshes and steps when the period fits the step;
+//! - hysteresis: a frame locked pacing does not snap runs the step count
+//!   typical of the last frames while the bank is within half a step of
+//!   allowing it (Godot's physics jitter fix, in exact integers);
 //! - display feedback: when frames were shown, reported by the game, teach
 //!   the refreshes and the pipeline's latency, and each new frame is
 //!   snapped to the refreshes until its predicted showing;
