@@ -447,8 +447,9 @@ impl FrameLoop {
     fn settle(&mut self, deposit: &Deposit, limit: u128, take_queue: bool) -> FramePlan {
         let per_step = self.timestep.units_per_step();
         // A snap never takes more than the bank and the frame hold (it
-        // rounds to at least one refresh, and a move back to the plain
-        // phase stops at zero), so the sum never goes below zero. Under
+        // rounds to at least one refresh, and the hysteresis rule hands the
+        // bank at least an eighth of the frame), so the sum never goes
+        // below zero. Under
         // 2¹¹⁰: the bank is under an hour of the shortest step's units.
         let banked =
             (self.bank.units() + deposit.scaled_units).saturating_add_signed(deposit.snap_units);

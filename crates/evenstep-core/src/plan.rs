@@ -65,8 +65,7 @@ pub struct FramePlan {
 pub(crate) enum Snapped {
     /// Not snapped: the delta as measured.
     No,
-    /// To the refreshes the display model counted from the stamps (or a
-    /// move of the bank back to the plain phase).
+    /// To the refreshes the display model counted from the stamps.
     ToStamps,
     /// To the refreshes display feedback predicted.
     ToShowing,

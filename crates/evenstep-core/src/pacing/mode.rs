@@ -175,8 +175,9 @@ impl Pacing {
     }
 
     /// Whether snapping needs the period to be a whole multiple or divisor
-    /// of the step to start, and puts the bank back at the plain phase when
-    /// it stands down (locked), or snaps any period (snapped).
+    /// of the step to start, and the frames it does not snap are held to
+    /// the game's step pattern by the hysteresis rule (locked), or snaps
+    /// any period (snapped).
     pub(crate) const fn needs_lattice(self) -> bool {
         matches!(self.mode, Mode::Locked)
     }

@@ -177,8 +177,7 @@ pub(crate) struct Snapper {
     /// Whether two frames have landed on one refresh while snapping: the
     /// display's queue absorbs late frames, and [`SLACK`] is taken.
     queued: bool,
-    /// Whether the previous frame was snapped, and whether the bank has
-    /// been put back at the plain phase since.
+    /// Whether the previous frame was snapped, and how snapping stood down.
     stance: Stance,
     /// The snap of a steady frame, known in advance: see [`Steady`].
     steady: Option<Steady>,
@@ -216,9 +215,7 @@ impl Snapper {
     /// Observes the frame at `now` and, if `pacing` snaps and the display
     /// model follows a lattice it trusts, snaps the frame to the refreshes
     /// it spans. While `paused`, the frame is learned but not snapped, so
-    /// the bank, and the alpha, stay where they were. When locked pacing
-    /// stands down, it wants the bank back at the plain phase (see
-    /// [`wants_plain`](Snapper::wants_plain)).
+    /// the bank, and the alpha, stay where they were.
     ///
     /// A steady frame's snap is known in advance: the model checks, as it
     /// follows the frame, that nothing has moved out of its bounds (nothing
@@ -326,8 +323,11 @@ impl Snapper {
             };
         }
         // Snapped pacing stands down: the refresh still owed is banked now,
-        // so game time keeps to the wall. (Locked pacing wants its bank
-        // back at the plain phase instead: `wants_plain`.)
+        // so game time keeps to the wall. Locked pacing forgives it, and
+        // its hysteresis rule plans on from where snapping left the bank:
+        // banking it there runs more wrong frames behind a deep queue (447
+        // against 432 a phase on profile 18), and the time-scale law counts
+        // the stand-down as one move.
         if was_snapping && self.owed > 0 && !pacing.needs_lattice() && !paused {
             let owed = i128::from(core::mem::take(&mut self.owed));
             let units = i128::try_from(timestep.nanos_to_units(raw)).unwrap_or(i128::MAX)
@@ -354,8 +354,8 @@ impl Snapper {
     /// display model still observes the frame, so that it has kept up if
     /// feedback stops; snapping from the stamps then starts afresh (what it
     /// owed is forgiven and its first frame is learned, not snapped), and
-    /// locked pacing puts the bank back at the plain phase if it does not
-    /// snap.
+    /// locked pacing holds the frames it does not snap by its hysteresis
+    /// rule.
     pub(crate) fn snap_shown(
         &mut self,
         now: Timestamp,
