@@ -51,8 +51,10 @@ use crate::{Nanos, Timestamp};
 
 /// How many of the latest planned frames a report can name.
 pub const FRAMES_IN_FLIGHT: usize = 32;
-// One bit a frame in flight, in `Shown::drawn`.
-const _: () = assert!(FRAMES_IN_FLIGHT <= u32::BITS as usize);
+const _: () = assert!(
+    FRAMES_IN_FLIGHT <= u32::BITS as usize,
+    "a bit a frame in flight"
+);
 
 /// Reports fitted to the lattice, and reports with a consistent latency,
 /// needed before feedback plans frames.
@@ -284,9 +286,7 @@ pub(crate) struct Shown {
     /// The timestamps of the latest frames planned, by number modulo
     /// [`FRAMES_IN_FLIGHT`].
     planned: [Timestamp; FRAMES_IN_FLIGHT],
-    /// Which of them drew: bit `slot` is set for a drawn frame, clear for a
-    /// plan that drew nothing (a hidden frame, a catch-up). A bit, not a
-    /// marker timestamp, so a frame drawn at any time can be reported.
+    /// Bit `slot` set for a drawn frame (not a marker stamp: any can be).
     drawn: u32,
     /// When each was predicted to be shown, in ns after its timestamp
     /// ([`NOT_PREDICTED`]: it was not).
