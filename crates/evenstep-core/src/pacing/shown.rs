@@ -51,10 +51,7 @@ use crate::{Nanos, Timestamp};
 
 /// How many of the latest planned frames a report can name.
 pub const FRAMES_IN_FLIGHT: usize = 32;
-const _: () = assert!(
-    FRAMES_IN_FLIGHT <= u32::BITS as usize,
-    "a bit a frame in flight"
-);
+const _: () = assert!(FRAMES_IN_FLIGHT <= u32::BITS as usize); // a bit each
 
 /// Reports fitted to the lattice, and reports with a consistent latency,
 /// needed before feedback plans frames.
@@ -352,8 +349,7 @@ impl Shown {
     }
 
     /// Numbers a plan that draws nothing (a hidden frame, a catch-up): a
-    /// report naming it is refused, and the count of refreshes starts
-    /// again.
+    /// report naming it is refused, and the count of refreshes restarts.
     pub(crate) fn number_hidden(&mut self) -> FrameId {
         let frame = self.number_drawn(Timestamp::ZERO);
         self.drawn &= !(1 << slot_of(frame));
