@@ -21,26 +21,25 @@ fn a_hitch_drops_time_on_the_hitched_peer_and_the_peers_stay_in_sync() {
         hitch_a: Some((Duration::from_secs(1), Duration::from_millis(1_200))),
         ..Pace::default()
     };
-    let mut frame_before_hitch = None;
+    let mut dropped_before_hitch = None;
     let finished = run(&mut peers, None, &pace, |peers| {
         use evenstep::Clock;
         let now = peers[0].clock.now().as_nanos();
         if now < 1_000_000_000 {
-            frame_before_hitch = Some(peers[0].game_loop.stats().dropped_steps());
+            dropped_before_hitch = Some(peers[0].game_loop.stats().dropped_steps());
         }
         peers.iter().all(|peer| peer.log().ticks() >= 600)
     });
     assert!(finished, "600 confirmed frames within the time limit");
-    assert_eq!(
-        frame_before_hitch,
-        Some(0),
-        "nothing dropped before the hitch"
-    );
-    // 200 ms is 48 steps; a budget of 5 runs 5 of them at once.
-    let dropped = peers[0].game_loop.stats().dropped_steps();
+    // 200 ms is 48 steps; a budget of 5 runs 5 of them at once. Counted
+    // from just before the hitch: the test paces the peers off the real
+    // clock, and on a loaded machine the test's own thread can stall past
+    // the budget (21 ms at 240 Hz) before the hitch too.
+    let before = dropped_before_hitch.expect("frames before the hitch");
+    let dropped = peers[0].game_loop.stats().dropped_steps() - before;
     assert!(
         dropped >= 30,
-        "the hitched peer's budget dropped {dropped} steps"
+        "the hitched peer's budget dropped {dropped} steps in the hitch"
     );
     let (common, first_difference) = compare_logs(peers[0].log(), peers[1].log());
     assert!(common >= 600);
