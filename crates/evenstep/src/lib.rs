@@ -155,6 +155,7 @@ mod cpu;
 mod ease;
 pub mod frame_policy;
 mod game_loop;
+pub mod host;
 pub mod input;
 mod jobs;
 mod lerp;
@@ -173,6 +174,7 @@ pub use evenstep_core::{
     Alpha, BudgetError, FeedbackError, FrameId, FramePlan, Nanos, Pacing, PacingError, Rate,
     RateError, Speed, SpeedError, StateHash, StepBudget, Timestamp, Timestep, TimestepError,
 };
+pub use host::{Host, HostHandle};
 pub use game_loop::{
     CatchUp, ConfigError, Loop, LoopBuilder, Pump, PumpKind, PumpReport, SubscriberId,
 };
