@@ -6,7 +6,8 @@
 //! that are due (a [`PumpKind::Tick`](crate::PumpKind::Tick) each, measured
 //! as a [`Runner`](crate::Runner) measures its loop), and sleeps again: a
 //! thousand rooms are one sleeping thread, not a thousand. It sleeps with
-//! the runner's [`Sleep`] (by default [`PreciseSleep`]), or, behind the
+//! the runner's [`Sleep`] (by default a [sparing](PreciseSleep::sparing)
+//! [`PreciseSleep`]), or, behind the
 //! `tokio` feature, on tokio's timers inside a runtime that already holds
 //! the server's sockets.
 //!
@@ -126,8 +127,9 @@ impl<Z> HostBuilder<Z> {
         self
     }
 
-    /// How each worker sleeps (default [`PreciseSleep`]); each worker has a
-    /// clone.
+    /// How each worker sleeps (default [`PreciseSleep::sparing`] with the
+    /// default margin: a worker whose rooms fall due microseconds apart
+    /// would otherwise spin all the time); each worker has a clone.
     pub fn sleeper<Y>(self, sleeper: Y) -> HostBuilder<Y> {
         HostBuilder {
             workers: self.workers,
@@ -199,7 +201,7 @@ impl<Z> fmt::Debug for Host<Z> {
 
 impl Host<PreciseSleep> {
     /// A host of `workers` threads on the real clock, sleeping with
-    /// [`PreciseSleep`]'s default margin.
+    /// [`PreciseSleep::sparing`] and the default margin.
     ///
     /// # Errors
     ///
@@ -208,12 +210,13 @@ impl Host<PreciseSleep> {
         Host::builder().workers(workers).build()
     }
 
-    /// A builder, with one worker on the real clock and [`PreciseSleep`].
+    /// A builder, with one worker on the real clock and
+    /// [`PreciseSleep::sparing`].
     pub fn builder() -> HostBuilder<PreciseSleep> {
         HostBuilder {
             workers: 1,
             clock: Arc::new(MonotonicClock::new()),
-            sleeper: PreciseSleep::default(),
+            sleeper: PreciseSleep::sparing(PreciseSleep::DEFAULT_MARGIN),
             idle_wake: Runner::DEFAULT_IDLE_WAKE,
             on_end: None,
         }

@@ -229,6 +229,15 @@ impl HostHandle {
         self.shared.open.load(Ordering::SeqCst)
     }
 
+    /// Starts the host's statistics afresh from now (the room counts, the
+    /// totals, the wake-ups, the wall and CPU times): for figures over a
+    /// window, a minute's or a measurement's, not since the start. Rooms'
+    /// own figures ([`RoomReport::stats`]) are over their whole life.
+    pub fn reset_stats(&self) {
+        let now = self.shared.clock.now();
+        self.shared.tally().reset(now);
+    }
+
     /// The host's statistics so far: every room's figures summed, with the
     /// lateness percentiles over all their steps, as of each worker's last
     /// wake-up.

@@ -146,6 +146,19 @@ impl HostTally {
         }
     }
 
+    /// Forgets everything counted, as of `now`; running workers go on
+    /// running.
+    pub(crate) fn reset(&mut self, now: Timestamp) {
+        let running = self.running;
+        *self = HostTally {
+            running,
+            ..HostTally::default()
+        };
+        if running > 0 {
+            self.since = Some((now, process_cpu_time()));
+        }
+    }
+
     /// Takes a worker's batch from one wake-up.
     pub(crate) fn absorb(&mut self, batch: &mut Batch) {
         self.counts.add(&batch.counts);

@@ -34,9 +34,16 @@ pub trait Sleep {
 /// makes the wake-up late. The default, 250 µs, covers Linux's default timer
 /// slack (50 µs) and a lightly loaded scheduler; `bench/README.md` ("The
 /// headless runner") measures what it costs.
+///
+/// A [sparing](PreciseSleep::sparing) sleeper spins only before a sleep of
+/// at least [`SPARING_SLEEPS`](PreciseSleep::SPARING_SLEEPS) margins, so it
+/// spins at most a sixteenth of the time however close its deadlines come:
+/// what a host of many rooms, whose deadlines are microseconds apart, needs
+/// (the [`Host`](crate::host::Host)'s default).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PreciseSleep {
     margin: Duration,
+    sparing: bool,
 }
 
 impl PreciseSleep {
@@ -46,7 +53,24 @@ impl PreciseSleep {
     /// A sleeper whose spin starts `margin` before each deadline
     /// ([`Duration::ZERO`]: OS sleep only).
     pub const fn with_margin(margin: Duration) -> PreciseSleep {
-        PreciseSleep { margin }
+        PreciseSleep {
+            margin,
+            sparing: false,
+        }
+    }
+
+    /// How many margins long a sleep must be for a sparing sleeper to spin
+    /// its last margin: 16.
+    pub const SPARING_SLEEPS: u32 = 16;
+
+    /// A sleeper that spins the last `margin` only before a sleep of at
+    /// least [`SPARING_SLEEPS`](PreciseSleep::SPARING_SLEEPS) margins, and
+    /// sleeps shorter waits on the OS alone.
+    pub const fn sparing(margin: Duration) -> PreciseSleep {
+        PreciseSleep {
+            margin,
+            sparing: true,
+        }
     }
 
     /// The margin before each deadline that is waited out without the OS.
@@ -63,7 +87,11 @@ impl Default for PreciseSleep {
 
 impl Sleep for PreciseSleep {
     fn sleep_until(&mut self, clock: &dyn Clock, deadline: Timestamp, stop: &StopHandle) {
-        let margin = Nanos::from_duration(self.margin);
+        let mut margin = Nanos::from_duration(self.margin);
+        let long_enough = margin.saturating_mul(u64::from(PreciseSleep::SPARING_SLEEPS));
+        if self.sparing && deadline.saturating_since(clock.now()) < long_enough {
+            margin = Nanos::ZERO;
+        }
         loop {
             if stop.should_wake() {
                 return;
