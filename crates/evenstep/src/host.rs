@@ -151,7 +151,10 @@ impl<Z> HostBuilder<Z> {
 
     /// Called on the room's worker with each room that ends, however it
     /// ends. Keep it short: the worker's other rooms wait for it.
-    pub fn on_room_end(mut self, hook: impl Fn(&RoomReport) + Send + Sync + 'static) -> HostBuilder<Z> {
+    pub fn on_room_end(
+        mut self,
+        hook: impl Fn(&RoomReport) + Send + Sync + 'static,
+    ) -> HostBuilder<Z> {
         self.on_end = Some(Arc::new(hook));
         self
     }

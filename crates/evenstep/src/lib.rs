@@ -174,10 +174,10 @@ pub use evenstep_core::{
     Alpha, BudgetError, FeedbackError, FrameId, FramePlan, Nanos, Pacing, PacingError, Rate,
     RateError, Speed, SpeedError, StateHash, StepBudget, Timestamp, Timestep, TimestepError,
 };
-pub use host::{Host, HostHandle};
 pub use game_loop::{
     CatchUp, ConfigError, Loop, LoopBuilder, Pump, PumpKind, PumpReport, SubscriberId,
 };
+pub use host::{Host, HostHandle};
 pub use jobs::JobHandle;
 pub use lerp::{Blend, Interpolated, Lerp};
 pub use replay::{InputLog, replay};

@@ -330,4 +330,3 @@ impl<T> RunnerThread<T> {
         self.thread.join()
     }
 }
-

@@ -143,7 +143,10 @@ fn a_room_removed_by_a_handle_ends_removed_and_the_others_run_on() {
     victim.set(id).unwrap();
     handle.drain();
     host.run().unwrap();
-    assert_eq!(ends(&ended), [(1, RoomEnd::Removed), (0, RoomEnd::Finished)]);
+    assert_eq!(
+        ends(&ended),
+        [(1, RoomEnd::Removed), (0, RoomEnd::Finished)]
+    );
     let ended = ended.lock().unwrap();
     // Room 1 was pumped for its 30th step at 1 s, after room 0's timer:
     // the removal takes effect before its next pump.
@@ -218,7 +221,10 @@ fn a_factory_that_fails_or_panics_ends_its_room_refused_and_the_host_runs_on() {
     handle.drain();
     let stats = host.run().unwrap();
     let ends = ends(&ended);
-    assert!(matches!(&ends[0], (0, RoomEnd::Refused(why)) if why.contains("rate")), "{ends:?}");
+    assert!(
+        matches!(&ends[0], (0, RoomEnd::Refused(why)) if why.contains("rate")),
+        "{ends:?}"
+    );
     assert_eq!(ends[1], (1, RoomEnd::Refused("no map".into())));
     assert_eq!(ends[2], (2, RoomEnd::Finished));
     assert_eq!((stats.started, stats.refused, stats.ended), (1, 2, 3));
@@ -238,7 +244,10 @@ fn a_drained_host_refuses_new_rooms_and_returns_when_the_last_room_ends() {
         HostError::Closed
     );
     let stats = host.run().unwrap();
-    assert_eq!(ends(&ended), [(1, RoomEnd::Finished), (0, RoomEnd::Finished)]);
+    assert_eq!(
+        ends(&ended),
+        [(1, RoomEnd::Finished), (0, RoomEnd::Finished)]
+    );
     assert_eq!(stats.wall, Duration::from_secs(10));
 }
 

@@ -88,7 +88,10 @@ fn under_the_host(specs: &[Spec], oversleep: Duration) -> Vec<(Timestamp, Plans)
             }
             let handle = setup.handle();
             let drain_at = Duration::from_millis(last_start + 1);
-            lobby.real().after(drain_at, move |_: &mut u64, _| handle.drain()).unwrap();
+            lobby
+                .real()
+                .after(drain_at, move |_: &mut u64, _| handle.drain())
+                .unwrap();
             // The lobby outlives every removal: starts are under 1.5 s,
             // removals under 3 s after.
             lobby.on_update(|steps, step| {
@@ -121,14 +124,17 @@ fn arrange(
     let added = Arc::clone(&id);
     lobby
         .real()
-        .after(Duration::from_millis(spec.start_ms), move |_: &mut u64, _| {
-            let (start, plans) = (Arc::clone(&start), Arc::clone(&plans));
-            let room = handle.add(move |setup| {
-                start.set(setup.clock().now()).unwrap();
-                Ok::<_, String>(Room::new(spec_loop(spec, setup.clock(), &plans), 0))
-            });
-            added.set(room.unwrap()).unwrap();
-        })
+        .after(
+            Duration::from_millis(spec.start_ms),
+            move |_: &mut u64, _| {
+                let (start, plans) = (Arc::clone(&start), Arc::clone(&plans));
+                let room = handle.add(move |setup| {
+                    start.set(setup.clock().now()).unwrap();
+                    Ok::<_, String>(Room::new(spec_loop(spec, setup.clock(), &plans), 0))
+                });
+                added.set(room.unwrap()).unwrap();
+            },
+        )
         .unwrap();
     if let End::RemovedAfterMs(after) = spec.end {
         let handle = setup.handle();
@@ -210,8 +216,20 @@ proptest! {
 #[test]
 fn the_law_is_broken_by_a_host_that_wakes_a_microsecond_late() {
     let specs = [
-        Spec { hz: 30, speed: (1, 1), pacing: 0, start_ms: 1, end: End::Steps(30) },
-        Spec { hz: 60, speed: (1, 1), pacing: 1, start_ms: 7, end: End::RemovedAfterMs(500) },
+        Spec {
+            hz: 30,
+            speed: (1, 1),
+            pacing: 0,
+            start_ms: 1,
+            end: End::Steps(30),
+        },
+        Spec {
+            hz: 60,
+            speed: (1, 1),
+            pacing: 1,
+            start_ms: 7,
+            end: End::RemovedAfterMs(500),
+        },
     ];
     // On time, the law holds for this set...
     for (hosted, alone) in side_by_side(&specs, Duration::ZERO) {

@@ -6,8 +6,8 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use crate::host::room::{Factory, Room, RoomReport, RoomSetup, SharedClock};
 use crate::clock::Clock;
+use crate::host::room::{Factory, Room, RoomReport, RoomSetup, SharedClock};
 use crate::host::stats::{HostStats, HostTally};
 use crate::runner::StopHandle;
 
@@ -50,7 +50,9 @@ impl fmt::Display for HostError {
                 "a host has 1 to {} workers, not {given}",
                 crate::host::MAX_WORKERS
             ),
-            HostError::Closed => f.write_str("the host is draining or stopped: it takes no more rooms"),
+            HostError::Closed => {
+                f.write_str("the host is draining or stopped: it takes no more rooms")
+            }
         }
     }
 }

@@ -8,9 +8,9 @@ use std::time::Duration;
 use evenstep_core::{Nanos, Timestamp};
 
 use crate::clock::{Clock, ManualClock};
-use crate::runner::StopHandle;
 #[cfg(doc)]
 use crate::runner::Runner;
+use crate::runner::StopHandle;
 
 /// How a runner waits for a deadline on a clock.
 ///
@@ -170,4 +170,3 @@ impl Sleep for ManualSleep {
         }
     }
 }
-

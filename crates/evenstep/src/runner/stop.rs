@@ -84,4 +84,3 @@ impl StopHandle {
             .unwrap_or_else(PoisonError::into_inner) = thread;
     }
 }
-
