@@ -162,6 +162,10 @@ impl Args {
         let mut given = std::env::args().skip(1);
         while let Some(flag) = given.next() {
             let value: f64 = given.next().and_then(|v| v.parse().ok()).ok_or(usage)?;
+            #[allow(
+                clippy::cast_sign_loss,
+                reason = "checked: a whole number from 1 to max"
+            )]
             let whole = |max: f64| {
                 (value.fract() == 0.0 && (1.0..=max).contains(&value))
                     .then_some(value as usize)

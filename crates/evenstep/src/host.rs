@@ -4,7 +4,7 @@
 //! Each worker keeps its rooms in a heap by the instant each is next due
 //! ([`Loop::next_due`]), sleeps until the earliest, pumps only the rooms
 //! that are due (a [`PumpKind::Tick`](crate::PumpKind::Tick) each, measured
-//! as a [`Runner`](crate::Runner) measures its loop), and sleeps again: a
+//! as a [`Runner`] measures its loop), and sleeps again: a
 //! thousand rooms are one sleeping thread, not a thousand. It sleeps with
 //! the runner's [`Sleep`] (by default a [sparing](PreciseSleep::sparing)
 //! [`PreciseSleep`]), or, behind the
@@ -115,6 +115,7 @@ pub struct HostBuilder<Z> {
 impl<Z> HostBuilder<Z> {
     /// Worker threads (default 1), each with its own rooms and its own
     /// wake-up; 1 to [`MAX_WORKERS`].
+    #[must_use = "a builder does nothing until built"]
     pub fn workers(mut self, workers: usize) -> HostBuilder<Z> {
         self.workers = workers;
         self
@@ -122,6 +123,7 @@ impl<Z> HostBuilder<Z> {
 
     /// The clock the host wakes by and its rooms' loops are built on
     /// (default a [`MonotonicClock`]).
+    #[must_use = "a builder does nothing until built"]
     pub fn clock(mut self, clock: impl Clock + Send + Sync + 'static) -> HostBuilder<Z> {
         self.clock = Arc::new(clock);
         self
@@ -130,6 +132,7 @@ impl<Z> HostBuilder<Z> {
     /// How each worker sleeps (default [`PreciseSleep::sparing`] with the
     /// default margin: a worker whose rooms fall due microseconds apart
     /// would otherwise spin all the time); each worker has a clone.
+    #[must_use = "a builder does nothing until built"]
     pub fn sleeper<Y>(self, sleeper: Y) -> HostBuilder<Y> {
         HostBuilder {
             workers: self.workers,
@@ -144,6 +147,7 @@ impl<Z> HostBuilder<Z> {
     /// (default [`Runner::DEFAULT_IDLE_WAKE`]); a room paused by hand with no
     /// real timer is looked at this often. A handle's call wakes a worker at
     /// once whatever this is.
+    #[must_use = "a builder does nothing until built"]
     pub fn idle_wake(mut self, idle_wake: Duration) -> HostBuilder<Z> {
         self.idle_wake = idle_wake;
         self
@@ -151,6 +155,7 @@ impl<Z> HostBuilder<Z> {
 
     /// Called on the room's worker with each room that ends, however it
     /// ends. Keep it short: the worker's other rooms wait for it.
+    #[must_use = "a builder does nothing until built"]
     pub fn on_room_end(
         mut self,
         hook: impl Fn(&RoomReport) + Send + Sync + 'static,

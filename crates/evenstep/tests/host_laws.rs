@@ -162,8 +162,7 @@ fn under_a_runner(spec: Spec, start: Timestamp, pumps: usize) -> Vec<FramePlan> 
     if pumps > 0 {
         let _ = runner.run(&mut game, &mut 0);
     }
-    let plans = plans.lock().unwrap().clone();
-    plans
+    plans.lock().unwrap().clone()
 }
 
 /// Each room's plans under the host, and alone under a runner, side by side.

@@ -170,6 +170,10 @@ impl HostHandle {
     /// # Errors
     ///
     /// [`HostError::Closed`] once the host drains or stops.
+    ///
+    /// # Panics
+    ///
+    /// Never: a host has at least one worker.
     pub fn add<F, E>(&self, factory: F) -> Result<RoomId, HostError>
     where
         F: FnOnce(RoomSetup) -> Result<Room, E> + Send + 'static,

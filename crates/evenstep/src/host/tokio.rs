@@ -70,6 +70,10 @@ fn current_thread_runtime() -> io::Result<Runtime> {
     Builder::new_current_thread().enable_time().build()
 }
 
+#[allow(
+    clippy::needless_pass_by_value,
+    reason = "the runtime is the worker's thread's own: it ends with it"
+)]
 fn drive_on_runtime(worker: Worker, runtime: Runtime) {
     runtime.block_on(run_async(worker));
 }

@@ -161,7 +161,7 @@ impl Worker {
             Ok(room) => room,
             Err(refusal) => {
                 self.batch.refused += 1;
-                self.ended(id, RoomEnd::Refused(refusal), RoomTally::new());
+                self.ended(id, RoomEnd::Refused(refusal), &RoomTally::new());
                 return;
             }
         };
@@ -197,11 +197,11 @@ impl Worker {
         if matches!(end, RoomEnd::Panicked(_)) {
             self.batch.panicked += 1;
         }
-        self.ended(entry.id, end, entry.tally);
+        self.ended(entry.id, end, &entry.tally);
     }
 
     /// Counts a room that ended, and tells the host's hook.
-    fn ended(&mut self, id: RoomId, end: RoomEnd, tally: RoomTally) {
+    fn ended(&mut self, id: RoomId, end: RoomEnd, tally: &RoomTally) {
         self.batch.ended += 1;
         self.shared.workers[self.index]
             .rooms
