@@ -23,14 +23,13 @@ struct Match {
 }
 
 impl Match {
+    /// The bodies drift across a box whose sides wrap around.
     fn step(&mut self, dt: f64) {
         for (position, velocity) in &mut self.bodies {
-            for axis in 0..2 {
-                position[axis] += velocity[axis] * dt;
-                if !(0.0..=100.0).contains(&position[axis]) {
-                    velocity[axis] = -velocity[axis];
-                }
-            }
+            *position = [
+                (position[0] + velocity[0] * dt).rem_euclid(100.0),
+                (position[1] + velocity[1] * dt).rem_euclid(100.0),
+            ];
         }
     }
 }

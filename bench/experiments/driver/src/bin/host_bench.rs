@@ -127,7 +127,9 @@ fn calibrate(clock: MonotonicClock) -> u32 {
     let start = clock.now();
     std::hint::black_box(hash(std::hint::black_box(1), std::hint::black_box(trial)));
     let per_round = clock.now().saturating_since(start).as_nanos() as f64 / f64::from(trial);
-    (1_000.0 / per_round).round().max(1.0) as u32
+    #[allow(clippy::cast_sign_loss, reason = "at least 1")]
+    let rounds = (1_000.0 / per_round).round().max(1.0) as u32;
+    rounds
 }
 
 /// A room's loop: its rate, pacing off (step n falls due n steps after
