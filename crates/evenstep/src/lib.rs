@@ -156,6 +156,7 @@ mod cpu;
 mod ease;
 pub mod frame_policy;
 mod game_loop;
+pub mod host;
 pub mod input;
 mod jobs;
 mod lerp;
@@ -178,6 +179,7 @@ pub use evenstep_core::{
 pub use game_loop::{
     CatchUp, ConfigError, Loop, LoopBuilder, Pump, PumpKind, PumpReport, SubscriberId,
 };
+pub use host::{Host, HostHandle};
 pub use jobs::JobHandle;
 pub use lerp::{Blend, Interpolated, Lerp};
 pub use replay::{InputLog, replay};

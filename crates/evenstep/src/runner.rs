@@ -15,211 +15,26 @@
 
 use std::fmt;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
-use std::thread::{self, JoinHandle, Thread};
+use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
-use evenstep_core::{FramePlan, Nanos, Speed, Timestamp, Timestep};
+use evenstep_core::Nanos;
 
-use crate::clock::{Clock, ManualClock};
+#[cfg(doc)]
+use crate::clock::ManualClock;
 pub use crate::cpu::process_cpu_time;
-use crate::game_loop::{Loop, PumpKind, PumpReport};
-use crate::stats::LogHistogram;
+use crate::game_loop::Loop;
+#[cfg(doc)]
+use crate::game_loop::PumpKind;
 
-/// How a runner waits for a deadline on a clock.
-///
-/// An implementation returns once `clock` reads `deadline` or later, or
-/// early, as soon as it can, once `stop` [is stopped](StopHandle::is_stopped).
-/// Returning early for any other reason is allowed (the runner checks the
-/// time and sleeps again); returning late is lateness the runner reports.
-pub trait Sleep {
-    /// Waits until `clock` reads `deadline` or later, or until `stop` is
-    /// stopped.
-    fn sleep_until(&mut self, clock: &dyn Clock, deadline: Timestamp, stop: &StopHandle);
-}
+mod lateness;
+mod sleep;
+mod stop;
 
-/// Sleeps on the operating system until `margin` before the deadline, then
-/// polls the clock until it reaches the deadline. A stop wakes the OS sleep
-/// at once.
-///
-/// The margin trades CPU for punctuality: the spin costs about one margin of
-/// CPU per wake-up, and an OS sleep that oversleeps by more than the margin
-/// makes the wake-up late. The default, 250 µs, covers Linux's default timer
-/// slack (50 µs) and a lightly loaded scheduler; `bench/README.md` ("The
-/// headless runner") measures what it costs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PreciseSleep {
-    margin: Duration,
-}
-
-impl PreciseSleep {
-    /// The default margin: 250 µs.
-    pub const DEFAULT_MARGIN: Duration = Duration::from_micros(250);
-
-    /// A sleeper whose spin starts `margin` before each deadline
-    /// ([`Duration::ZERO`]: OS sleep only).
-    pub const fn with_margin(margin: Duration) -> PreciseSleep {
-        PreciseSleep { margin }
-    }
-
-    /// The margin before each deadline that is waited out without the OS.
-    pub const fn margin(&self) -> Duration {
-        self.margin
-    }
-}
-
-impl Default for PreciseSleep {
-    fn default() -> PreciseSleep {
-        PreciseSleep::with_margin(PreciseSleep::DEFAULT_MARGIN)
-    }
-}
-
-impl Sleep for PreciseSleep {
-    fn sleep_until(&mut self, clock: &dyn Clock, deadline: Timestamp, stop: &StopHandle) {
-        let margin = Nanos::from_duration(self.margin);
-        loop {
-            if stop.is_stopped() {
-                return;
-            }
-            let now = clock.now();
-            if now >= deadline {
-                return;
-            }
-            let left = deadline.saturating_since(now);
-            if left > margin {
-                // Parked, not slept, so that `StopHandle::stop` can wake it.
-                // A park may return early; the loop sleeps again.
-                thread::park_timeout((left - margin).as_duration());
-            } else {
-                // The last stretch, bounded by the margin: handing the core
-                // back now could cost a scheduler slice of lateness.
-                std::hint::spin_loop();
-            }
-        }
-    }
-}
-
-/// Moves a [`ManualClock`] to each deadline (plus a fixed oversleep) instead
-/// of sleeping: for tests and tools that run a server's hours in
-/// microseconds.
-///
-/// # Examples
-///
-/// ```
-/// use std::time::Duration;
-/// use evenstep::{Loop, ManualClock, Runner, Timestep, runner::ManualSleep};
-///
-/// let clock = ManualClock::new();
-/// let mut server = Loop::<u64>::builder()
-///     .clock(clock.clone())
-///     .timestep(Timestep::HZ_30)
-///     .build()?;
-/// server.on_update(|steps, step| {
-///     *steps += 1;
-///     if step.tick() == 299 {
-///         step.control().stop(); // ten seconds of steps, then stop
-///     }
-/// });
-/// // Every wake-up 40 µs late.
-/// let mut runner = Runner::with_sleeper(ManualSleep::new(clock.clone(), Duration::from_micros(40)));
-/// let mut steps = 0;
-/// let report = runner.run(&mut server, &mut steps);
-/// assert_eq!(steps, 300);
-/// assert_eq!(report.lateness.max, evenstep::Nanos::from_micros(40));
-/// # Ok::<(), evenstep::ConfigError>(())
-/// ```
-#[derive(Clone, Debug)]
-pub struct ManualSleep {
-    clock: ManualClock,
-    oversleep: Nanos,
-}
-
-impl ManualSleep {
-    /// Moves `clock` to each deadline plus `oversleep`.
-    pub fn new(clock: ManualClock, oversleep: Duration) -> ManualSleep {
-        ManualSleep {
-            clock,
-            oversleep: Nanos::from_duration(oversleep),
-        }
-    }
-}
-
-impl Sleep for ManualSleep {
-    fn sleep_until(&mut self, clock: &dyn Clock, deadline: Timestamp, stop: &StopHandle) {
-        if stop.is_stopped() {
-            return;
-        }
-        let wake = deadline.saturating_add(self.oversleep);
-        if wake > clock.now() {
-            self.clock.set(wake);
-        }
-    }
-}
-
-/// Stops a [`Runner`] from any thread: `Send`, `Sync`, and cheap to clone.
-///
-/// Each stop ends one run: the run in progress (after its current pump,
-/// waking it if it sleeps), or else the next run, at once. The run it ends
-/// stops the loop, which a later run (or [`Loop::start`]) restarts.
-#[derive(Clone, Debug, Default)]
-pub struct StopHandle {
-    shared: Arc<StopShared>,
-}
-
-#[derive(Debug, Default)]
-struct StopShared {
-    stopped: AtomicBool,
-    /// The thread of the run in progress, to wake from its sleep.
-    sleeper: Mutex<Option<Thread>>,
-}
-
-impl StopHandle {
-    /// Asks the runner to stop, and wakes it if it sleeps.
-    pub fn stop(&self) {
-        self.shared.stopped.store(true, Ordering::SeqCst);
-        let sleeper = self
-            .shared
-            .sleeper
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if let Some(thread) = sleeper.as_ref() {
-            thread.unpark();
-        }
-    }
-
-    /// Whether a stop was asked for and has not yet ended a run.
-    pub fn is_stopped(&self) -> bool {
-        self.shared.stopped.load(Ordering::SeqCst)
-    }
-
-    fn take(&self) -> bool {
-        self.shared.stopped.swap(false, Ordering::SeqCst)
-    }
-
-    fn set_sleeper(&self, thread: Option<Thread>) {
-        *self
-            .shared
-            .sleeper
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner) = thread;
-    }
-}
-
-/// How late steps ran against when they were due, over one run: a step's
-/// lateness is the pump's clock reading less the instant the step fell due.
-/// A step that runs on time is 0 late.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Lateness {
-    /// Steps measured.
-    pub steps: u64,
-    /// The median, within 3.1% (a log-linear histogram's bucket).
-    pub p50: Nanos,
-    /// The 99th percentile, within 3.1%.
-    pub p99: Nanos,
-    /// The latest step, exactly.
-    pub max: Nanos,
-}
+pub use lateness::Lateness;
+pub(crate) use lateness::{LatenessTally, MeasuredPump, measured_tick, wake_deadline};
+pub use sleep::{ManualSleep, PreciseSleep, Sleep};
+pub use stop::StopHandle;
 
 /// What a run did and what it cost.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -262,10 +77,12 @@ impl RunReport {
     /// Counts one pump of the run. Every count saturates, as the loop's
     /// statistics do: a stall of days at a fine step and a high speed drops
     /// more steps than a `u64` counts.
-    fn count(&mut self, pump: &PumpReport) {
+    fn count(&mut self, pump: &MeasuredPump) {
         self.pumps = self.pumps.saturating_add(1);
-        self.steps = self.steps.saturating_add(pump.steps);
-        self.dropped_steps = self.dropped_steps.saturating_add(pump.plan.steps_dropped());
+        self.steps = self.steps.saturating_add(pump.report.steps);
+        self.dropped_steps = self
+            .dropped_steps
+            .saturating_add(pump.plan().steps_dropped());
     }
 
     /// CPU time per second of wall time: 0.015 is 1.5% of one core.
@@ -317,8 +134,7 @@ pub struct Runner<Z = PreciseSleep> {
     sleeper: Z,
     stop: StopHandle,
     idle_wake: Nanos,
-    lateness: Box<LogHistogram>,
-    latest: Nanos,
+    lateness: LatenessTally,
 }
 
 impl<Z: fmt::Debug> fmt::Debug for Runner<Z> {
@@ -356,8 +172,7 @@ impl<Z> Runner<Z> {
             sleeper,
             stop: StopHandle::default(),
             idle_wake: Nanos::from_duration(Runner::DEFAULT_IDLE_WAKE),
-            lateness: Box::new(LogHistogram::new()),
-            latest: Nanos::ZERO,
+            lateness: LatenessTally::new(),
         }
     }
 
@@ -376,12 +191,7 @@ impl<Z> Runner<Z> {
 
     /// How late the steps of the run in progress (or the last run) were.
     pub fn lateness(&self) -> Lateness {
-        Lateness {
-            steps: self.lateness.total(),
-            p50: self.lateness.percentile(500),
-            p99: self.lateness.percentile(990),
-            max: self.latest,
-        }
+        self.lateness.lateness()
     }
 }
 
@@ -400,7 +210,6 @@ impl<Z: Sleep> Runner<Z> {
     /// as a panicking pump does.
     pub fn run<S>(&mut self, game_loop: &mut Loop<S>, state: &mut S) -> RunReport {
         self.lateness.clear();
-        self.latest = Nanos::ZERO;
         let mut report = RunReport::empty();
         if self.stopped_by_handle(game_loop, &mut report) {
             return report;
@@ -435,10 +244,7 @@ impl<Z: Sleep> Runner<Z> {
         state: &mut S,
         report: &mut RunReport,
     ) -> ControlFlow<()> {
-        let step_due = game_loop.next_step_due();
-        let deadline = game_loop
-            .next_due()
-            .unwrap_or_else(|| game_loop.clock().now().saturating_add(self.idle_wake));
+        let deadline = wake_deadline(game_loop, self.idle_wake);
         self.sleeper
             .sleep_until(game_loop.clock(), deadline, &self.stop);
         if self.stopped_by_handle(game_loop, report) {
@@ -448,12 +254,12 @@ impl<Z: Sleep> Runner<Z> {
             // Woken early: nothing new is due yet.
             return ControlFlow::Continue(());
         }
-        let Some(pump) = game_loop.pump(state, PumpKind::Tick).report() else {
+        let Some(pump) = measured_tick(game_loop, state) else {
             return ControlFlow::Break(());
         };
         report.count(&pump);
-        if let Some(due) = step_due {
-            self.record_lateness(pump.now, due, &pump.plan, pump.steps);
+        for late in pump.step_lateness() {
+            self.lateness.record(late);
         }
         if self.stopped_by_handle(game_loop, report) {
             return ControlFlow::Break(());
@@ -470,26 +276,6 @@ impl<Z: Sleep> Runner<Z> {
         game_loop.stop();
         report.stopped_by_handle = true;
         true
-    }
-
-    /// Records the lateness of the steps a pump at `now` ran from elapsed
-    /// time (queued steps were due at once, and are not measured): the
-    /// first fell due at `first_due`, each later one a step's worth of
-    /// scaled time after it.
-    fn record_lateness(
-        &mut self,
-        now: Timestamp,
-        first_due: Timestamp,
-        plan: &FramePlan,
-        ran: u64,
-    ) {
-        let timed = ran.min(plan.steps_run().saturating_sub(plan.steps_queued()));
-        for i in 0..timed {
-            let due = first_due.saturating_add(scaled_steps(i, plan.timestep(), plan.speed()));
-            let late = now.saturating_since(due);
-            self.lateness.record(late);
-            self.latest = self.latest.max(late);
-        }
     }
 }
 
@@ -543,18 +329,4 @@ impl<T> RunnerThread<T> {
     pub fn join(self) -> thread::Result<T> {
         self.thread.join()
     }
-}
-
-/// `count` steps of `timestep` at `speed`, in wall time, rounded up to the
-/// nanosecond (the instant a pump runs the last of them).
-fn scaled_steps(count: u64, timestep: Timestep, speed: Speed) -> Nanos {
-    if count == 0 || speed.is_paused() {
-        return Nanos::ZERO;
-    }
-    // Saturating: a budget of billions of steps at a long step and a fine
-    // speed multiplies past 2¹²⁸; the instant is then the end of time.
-    let units = (u128::from(count) * u128::from(timestep.units_per_step()))
-        .saturating_mul(u128::from(speed.denominator()));
-    let per_nano = u128::from(timestep.units_per_nanosecond()) * u128::from(speed.numerator());
-    Nanos::from_nanos(u64::try_from(units.div_ceil(per_nano)).unwrap_or(u64::MAX))
 }

@@ -1,0 +1,264 @@
+//! A worker: the rooms on one thread. It keeps them in a heap by the
+//! instant each is next due, pumps the ones that are due, and says when it
+//! must wake next; how it sleeps is its driver's (a [`Sleep`] on a thread
+//! of its own, or tokio's timers).
+
+use std::any::Any;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+use std::ops::ControlFlow;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use evenstep_core::{Nanos, Timestamp};
+
+use crate::clock::Clock;
+use crate::host::handle::{Command, HostHandle, HostShared, RoomId};
+use crate::host::room::{Factory, Room, RoomEnd, RoomReport, RoomSetup, SharedClock};
+use crate::host::stats::{Batch, RoomTally};
+use crate::runner::{Sleep, StopHandle};
+
+/// A room on its worker.
+struct Slot {
+    id: RoomId,
+    room: Room,
+    tally: RoomTally,
+}
+
+/// The rooms of one worker, and what it has not yet told the host.
+pub(crate) struct Worker {
+    index: usize,
+    shared: Arc<HostShared>,
+    clock: SharedClock,
+    idle_wake: Nanos,
+    slots: Vec<Option<Slot>>,
+    free: Vec<usize>,
+    ids: BTreeMap<RoomId, usize>,
+    /// Each room's next deadline, earliest first (then the lowest slot). A
+    /// room has one entry; an entry whose room has gone is skipped.
+    due: BinaryHeap<Reverse<(Timestamp, usize, RoomId)>>,
+    draining: bool,
+    batch: Batch,
+}
+
+impl Worker {
+    pub(crate) fn new(index: usize, shared: Arc<HostShared>, idle_wake: Nanos) -> Worker {
+        let clock = Arc::clone(&shared.clock);
+        Worker {
+            index,
+            shared,
+            clock,
+            idle_wake,
+            slots: Vec::new(),
+            free: Vec::new(),
+            ids: BTreeMap::new(),
+            due: BinaryHeap::new(),
+            draining: false,
+            batch: Batch::default(),
+        }
+    }
+
+    pub(crate) fn clock(&self) -> &dyn Clock {
+        &*self.clock
+    }
+
+    /// The handle's signal that wakes this worker.
+    pub(crate) fn signal(&self) -> &StopHandle {
+        &self.shared.workers[self.index].signal
+    }
+
+    #[cfg(feature = "tokio")]
+    pub(crate) fn shared(&self) -> &crate::host::handle::WorkerShared {
+        &self.shared.workers[self.index]
+    }
+
+    /// Takes the handle's commands, in order. Breaks when the worker is
+    /// done: stopped, or drained with no room left.
+    pub(crate) fn take_commands(&mut self) -> ControlFlow<()> {
+        let mut stop = false;
+        for command in self.shared.workers[self.index].take_commands() {
+            match command {
+                Command::Add(id, factory) => self.add(id, factory),
+                Command::Remove(id) => self.end_by_id(id, RoomEnd::Removed),
+                Command::Drain => self.draining = true,
+                Command::Stop => stop = true,
+            }
+        }
+        if stop {
+            let ids: Vec<RoomId> = self.ids.keys().copied().collect();
+            for id in ids {
+                self.end_by_id(id, RoomEnd::Stopped);
+            }
+        }
+        if stop || (self.draining && self.ids.is_empty()) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+
+    /// When the worker must wake next: the earliest room's deadline, or
+    /// `idle_wake` from now with no room.
+    pub(crate) fn next_wake(&self) -> Timestamp {
+        match self.due.peek() {
+            Some(Reverse((due, _, _))) => *due,
+            None => self.clock.now().saturating_add(self.idle_wake),
+        }
+    }
+
+    /// Pumps every room that is due, earliest first, and those that fall
+    /// due meanwhile.
+    pub(crate) fn pump_due(&mut self) {
+        let mut now = self.clock.now();
+        while let Some(&Reverse((due, slot, id))) = self.due.peek() {
+            if due > now {
+                break;
+            }
+            self.due.pop();
+            if self.ids.get(&id) == Some(&slot) {
+                now = self.pump(slot);
+            }
+        }
+    }
+
+    /// Pumps the room in `slot`, and returns the clock's reading after it.
+    fn pump(&mut self, slot: usize) -> Timestamp {
+        let entry = self.slots[slot].as_mut().expect("a live slot");
+        let pumped = panic::catch_unwind(AssertUnwindSafe(|| entry.room.tick()));
+        let end = self.clock.now();
+        match pumped {
+            Err(payload) => self.end(slot, RoomEnd::Panicked(message(&*payload))),
+            Ok(None) => self.end(slot, RoomEnd::Finished),
+            Ok(Some(pump)) => {
+                let busy = end.saturating_since(pump.report.now);
+                entry.tally.count(&pump, busy, &mut self.batch);
+                if entry.room.is_running() {
+                    let next = entry.room.deadline(self.idle_wake);
+                    self.due.push(Reverse((next, slot, entry.id)));
+                } else {
+                    self.end(slot, RoomEnd::Finished);
+                }
+            }
+        }
+        end
+    }
+
+    /// Builds a room from its factory, here, and starts it.
+    fn add(&mut self, id: RoomId, factory: Factory) {
+        let setup = RoomSetup {
+            id,
+            clock: Arc::clone(&self.clock),
+            handle: HostHandle {
+                shared: Arc::clone(&self.shared),
+            },
+        };
+        let built = match panic::catch_unwind(AssertUnwindSafe(|| factory(setup))) {
+            Ok(built) => built,
+            Err(payload) => Err(message(&*payload)),
+        };
+        let mut room = match built {
+            Ok(room) => room,
+            Err(refusal) => {
+                self.batch.refused += 1;
+                self.ended(id, RoomEnd::Refused(refusal), &RoomTally::new());
+                return;
+            }
+        };
+        room.start();
+        let deadline = room.deadline(self.idle_wake);
+        let slot = self.free.pop().unwrap_or(self.slots.len());
+        let entry = Slot {
+            id,
+            room,
+            tally: RoomTally::new(),
+        };
+        if slot == self.slots.len() {
+            self.slots.push(Some(entry));
+        } else {
+            self.slots[slot] = Some(entry);
+        }
+        self.ids.insert(id, slot);
+        self.due.push(Reverse((deadline, slot, id)));
+        self.batch.started += 1;
+    }
+
+    fn end_by_id(&mut self, id: RoomId, end: RoomEnd) {
+        if let Some(&slot) = self.ids.get(&id) {
+            self.end(slot, end);
+        }
+    }
+
+    /// Ends the room in `slot`; its heap entry is skipped when it comes up.
+    fn end(&mut self, slot: usize, end: RoomEnd) {
+        let entry = self.slots[slot].take().expect("a live slot");
+        self.ids.remove(&entry.id);
+        self.free.push(slot);
+        if matches!(end, RoomEnd::Panicked(_)) {
+            self.batch.panicked += 1;
+        }
+        self.ended(entry.id, end, &entry.tally);
+    }
+
+    /// Counts a room that ended, and tells the host's hook.
+    fn ended(&mut self, id: RoomId, end: RoomEnd, tally: &RoomTally) {
+        self.batch.ended += 1;
+        self.shared.workers[self.index]
+            .rooms
+            .fetch_sub(1, Ordering::SeqCst);
+        if let Some(hook) = &self.shared.on_end {
+            hook(&RoomReport {
+                id,
+                end,
+                stats: tally.stats(),
+            });
+        }
+    }
+
+    /// Tells the host what this worker did since it last did: once a
+    /// wake-up, under one lock.
+    pub(crate) fn report(&mut self) {
+        self.shared.tally().absorb(&mut self.batch);
+    }
+
+    /// Marks the worker running in the host's figures.
+    pub(crate) fn begin(&self) {
+        self.shared.tally().worker_starts(self.clock.now());
+    }
+
+    /// Tells the host the last of what the worker did, and that it
+    /// returned.
+    pub(crate) fn finish(&mut self) {
+        self.report();
+        self.shared.tally().worker_ends(self.clock.now());
+    }
+}
+
+/// A panic's message, when it is a string.
+fn message(payload: &(dyn Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic with no message".to_owned())
+}
+
+/// Runs a worker on this thread, sleeping with `sleeper`, until it is
+/// stopped or drained.
+pub(crate) fn run_on_thread<Z: Sleep>(mut worker: Worker, mut sleeper: Z) {
+    let signal = worker.signal().clone();
+    signal.set_sleeper(Some(std::thread::current()));
+    worker.begin();
+    loop {
+        signal.take_wake();
+        if worker.take_commands().is_break() {
+            break;
+        }
+        let wake = worker.next_wake();
+        sleeper.sleep_until(worker.clock(), wake, &signal);
+        worker.pump_due();
+        worker.report();
+    }
+    signal.set_sleeper(None);
+    worker.finish();
+}
