@@ -157,6 +157,7 @@ impl FrameLoop {
         if self.pacing.needs_lattice() && !raw.is_zero() {
             self.snapper.hysteresis.ran(plan.steps_due());
         }
+        self.shown.ran(plan.steps_due());
         FramePlan { frame, ..plan }
     }
 
@@ -178,6 +179,7 @@ impl FrameLoop {
             },
             None => self.plan_any_frame(raw, None, false),
         };
+        self.shown.ran(plan.steps_due());
         FramePlan { frame, ..plan }
     }
 
@@ -225,9 +227,11 @@ impl FrameLoop {
     /// # Ok::<(), evenstep_core::FeedbackError>(())
     /// ```
     pub fn frame_shown(&mut self, frame: FrameId, at: Timestamp) -> Result<(), FeedbackError> {
-        self.shown.report(frame, at)
+        self.shown.report(frame, at, self.timestep)
     }
 
+    #[doc(hidden)]
+    pub fn referee_counts(&self) -> (u32, u32) { self.shown.counts() }
     /// The number the next plan will take (see [`FramePlan::frame`]).
     pub const fn next_frame(&self) -> FrameId {
         self.shown.next_frame()
@@ -241,25 +245,52 @@ impl FrameLoop {
     }
 
     /// Whether and how pacing snaps the frame at `now` once display
-    /// feedback has started a lattice: to the refreshes it predicts, if it
-    /// is trusted, else to those the display model counts from the stamps.
+    /// feedback has started a lattice. The timestamps plan the frame as
+    /// without feedback; once feedback predicts the refreshes too, both
+    /// plans' steps go to the referee, which decides from the frames
+    /// already shown which of the two stands (see `pacing/referee.rs`).
     /// Out of line, so that the frame of a game without feedback is planned
     /// in place without it.
     #[inline(never)]
     fn pace(&mut self, now: Timestamp, raw: Nanos) -> Option<Snap> {
         let predicted = self.shown.refreshes_to(now);
-        match predicted {
-            Some((refreshes, period)) if !self.speed.is_paused() && !raw.is_zero() => {
-                let snap = self
-                    .snapper
-                    .snap_shown(now, refreshes, period, self.timestep);
-                if snap.is_some() {
-                    self.snapper.hysteresis.settle_debt();
-                }
-                snap
-            }
-            _ => self.snap(now, raw),
+        let stamps = self.snap(now, raw);
+        if self.speed.is_paused() || raw.is_zero() {
+            return stamps;
         }
+        let fed_refreshes = predicted.map_or(0, |(refreshes, _)| refreshes);
+        let Some(fed) = predicted.and_then(|(refreshes, period)| {
+            self.snapper.snap_shown(refreshes, period, self.timestep)
+        }) else {
+            return stamps;
+        };
+        if self.speed != Speed::NORMAL {
+            // The referee judges frames at normal speed; at another, its
+            // verdict so far stands.
+            return if self.shown.feedback_plans() { Some(fed) } else { stamps };
+        }
+        let units = stamps.map_or_else(|| signed(self.timestep.nanos_to_units(raw)), |snap| i128::from(snap.units));
+        let per_step = self.timestep.units_per_step();
+        let bank = self.bank.units();
+        let steps = |bank: u128, units: i128| {
+            let banked = (signed(bank) + units).max(0);
+            u64::try_from(banked / i128::from(per_step)).unwrap_or(u64::MAX)
+        };
+        // Feedback's candidate from the bank as its own frames leave it:
+        // centred on its lattice.
+        let remainder = u64::try_from(bank % u128::from(per_step)).unwrap_or(0);
+        let fed_bank = if crate::pacing::centre_fed() {
+            fed.centre(remainder, per_step, self.speed)
+                .map_or(bank, |centred| bank - u128::from(remainder) + u128::from(centred))
+        } else { bank };
+        let fed_steps = if crate::pacing::by_refresh() { fed_refreshes } else { steps(fed_bank, i128::from(fed.units)) };
+        self.shown.candidates(steps(bank, units), fed_steps);
+        if !self.shown.feedback_plans() {
+            return stamps;
+        }
+        if crate::pacing::settle_on_fed() { self.snapper.hysteresis.settle_debt(); }
+        self.shown.fed_planned();
+        Some(fed)
     }
 
     /// Moves the anchor to `now`, and returns the time since the previous
@@ -434,6 +465,7 @@ impl FrameLoop {
         };
         let frame = self.shown.number_hidden();
         let plan = self.settle(&deposit, u128::MAX, false);
+        self.shown.ran(plan.steps_due());
         FramePlan {
             render: false,
             frame,

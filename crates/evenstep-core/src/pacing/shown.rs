@@ -36,18 +36,17 @@
 //!
 //! **Trust.** Predictions are made once eight reports have fitted the
 //! lattice and the latency interval has held for eight, from the second
-//! frame planned after that (the first sets where the count starts), and
-//! every report judges the prediction made for its frame: a hit if it
-//! named the refresh the frame was shown at. Frames are planned from
-//! feedback while the latest four predictions judged were all hits, so a
-//! pipeline whose showing depends on what the timestamps cannot tell (a
-//! GPU-bound game, whose frames wait on the GPU) is planned from the
-//! timestamps, as without feedback. So are frames once reports stop: when
+//! frame planned after that (the first sets where the count starts). The
+//! [referee](super::referee) then judges, report by report, whether the
+//! predictions or the timestamps would have run the right steps, and
+//! frames are planned from feedback only while it has been right more
+//! often. Frames are planned from the timestamps once reports stop: when
 //! the latest report names a frame more than [`FRAMES_IN_FLIGHT`] frames
 //! back.
 
 use crate::frame_id::{FeedbackError, FrameId};
-use crate::{Nanos, Timestamp};
+use crate::pacing::referee::Referee;
+use crate::{Nanos, Timestamp, Timestep};
 
 /// How many of the latest planned frames a report can name.
 pub const FRAMES_IN_FLIGHT: usize = 32;
@@ -70,11 +69,6 @@ const MOST_GAP_NANOS: u64 = u32::MAX as u64;
 /// a stamp to its showing told apart: times on the lattice are kept in 64
 /// bits of 2⁻¹⁶ ns, within this of the latest report.
 const MOST_SPAN_NANOS: u64 = 1 << 42;
-/// Predictions in a row that must have named the refresh a frame was shown
-/// at before feedback plans frames (and the most remembered).
-const PROVEN_AFTER: u32 = 4;
-/// A frame with no prediction, in [`Shown::predicted`].
-const NOT_PREDICTED: u32 = u32::MAX;
 /// Fractional bits of times and periods on the lattice.
 const FRACTION_BITS: u32 = 16;
 
@@ -263,16 +257,16 @@ struct Model {
 }
 
 impl Model {
-    /// The refresh a frame stamped `now` is predicted to be shown at, and
-    /// the stamp, both counted from the point; `None` for a stamp further
-    /// than [`MOST_SPAN_NANOS`] from it.
-    fn predict(self, now: Timestamp) -> Option<(i64, i64)> {
+    /// The refresh a frame stamped `now` is predicted to be shown at,
+    /// counted from the point; `None` for a stamp further than
+    /// [`MOST_SPAN_NANOS`] from it.
+    fn predict(self, now: Timestamp) -> Option<i64> {
         let stamp = if now >= self.point {
             fixed_within(now.saturating_since(self.point).as_nanos())?
         } else {
             -fixed_within(self.point.saturating_since(now).as_nanos())?
         };
-        Some((first_refresh(self.period, stamp + self.offset), stamp))
+        Some(first_refresh(self.period, stamp + self.offset))
     }
 }
 
@@ -285,14 +279,8 @@ pub(crate) struct Shown {
     planned: [Timestamp; FRAMES_IN_FLIGHT],
     /// Bit `slot` set for a drawn frame (not a marker stamp: any can be).
     drawn: u32,
-    /// When each was predicted to be shown, in ns after its timestamp
-    /// ([`NOT_PREDICTED`]: it was not).
-    predicted: [u32; FRAMES_IN_FLIGHT],
-    /// The latest predictions a report judged, newest in the lowest bit:
-    /// 1 for a miss, 0 for a hit.
-    misses: u32,
-    /// How many predictions have been judged, up to [`PROVEN_AFTER`].
-    judged: u32,
+    /// Whether feedback or the timestamps plan, and the frames it judges.
+    referee: Referee,
     /// The number the next plan takes.
     next: FrameId,
     /// The number the first plan since the start or the last reset took.
@@ -313,9 +301,7 @@ impl Shown {
         Shown {
             planned: [Timestamp::ZERO; FRAMES_IN_FLIGHT],
             drawn: 0,
-            predicted: [NOT_PREDICTED; FRAMES_IN_FLIGHT],
-            misses: 0,
-            judged: 0,
+            referee: Referee::new(),
             next: FrameId::FIRST,
             first: FrameId::FIRST,
             latest: None,
@@ -344,7 +330,7 @@ impl Shown {
         let slot = slot_of(frame);
         self.planned[slot] = now;
         self.drawn |= 1 << slot;
-        self.predicted[slot] = NOT_PREDICTED;
+        self.referee.numbered(slot);
         frame
     }
 
@@ -355,6 +341,31 @@ impl Shown {
         self.drawn &= !(1 << slot_of(frame));
         self.previous = None;
         frame
+    }
+
+    /// The latest frame numbered ran `steps`.
+    pub(crate) fn ran(&mut self, steps: u64) {
+        let slot = slot_of(FrameId::from_raw(self.next.get().wrapping_sub(1)));
+        self.referee.ran(slot, steps);
+    }
+
+    /// The latest frame numbered would have run `stamps` steps as the
+    /// timestamps plan it, `fed` as feedback does.
+    pub(crate) fn candidates(&mut self, stamps: u64, fed: u64) {
+        let slot = slot_of(FrameId::from_raw(self.next.get().wrapping_sub(1)));
+        self.referee.candidates(slot, stamps, fed);
+    }
+
+    /// Feedback planned the latest frame numbered.
+    pub(crate) fn fed_planned(&mut self) {
+        let slot = slot_of(FrameId::from_raw(self.next.get().wrapping_sub(1)));
+        self.referee.fed_planned(slot);
+    }
+
+    pub(crate) fn counts(&self) -> (u32, u32) { self.referee.counts() }
+    /// Whether the referee has feedback plan the frames.
+    pub(crate) fn feedback_plans(&self) -> bool {
+        self.referee.prefers_feedback()
     }
 
     /// The number the next plan takes.
@@ -369,7 +380,12 @@ impl Shown {
     }
 
     /// Takes a report that `frame` was shown at `at`.
-    pub(crate) fn report(&mut self, frame: FrameId, at: Timestamp) -> Result<(), FeedbackError> {
+    pub(crate) fn report(
+        &mut self,
+        frame: FrameId,
+        at: Timestamp,
+        timestep: Timestep,
+    ) -> Result<(), FeedbackError> {
         let planned = self.planned_at(frame)?;
         if at < planned {
             return Err(FeedbackError::BeforePlanned {
@@ -385,7 +401,8 @@ impl Shown {
                 shown: at,
             });
         }
-        if let Some((previous, previous_shown)) = self.latest.filter(|_| !self.is_stale()) {
+        let fresh = self.latest.filter(|_| !self.is_stale());
+        if let Some((previous, previous_shown)) = fresh {
             let newest = self.next.since(previous);
             let later = newest > self.next.since(frame);
             if !later || at <= previous_shown {
@@ -398,7 +415,6 @@ impl Shown {
             }
         }
         self.latest = Some((frame, at));
-        self.judge(frame, planned, at);
         let period = if let Some(lattice) = &mut self.lattice {
             lattice.fit(at);
             lattice.period
@@ -410,11 +426,8 @@ impl Shown {
         // made on the old one do not count.
         let lag = fixed(at.saturating_since(planned).as_nanos());
         self.latency = (period > 0).then(|| Latency::after(self.latency, lag, period));
-        if self.latency.is_none_or(|latency| latency.kept == 1) {
-            // A new lattice, or a latch that changed: what was proven of
-            // the old ones proves nothing of these.
-            self.misses = 0;
-            self.judged = 0;
+        if let Some((previous, previous_shown)) = fresh.filter(|_| period > 0) {
+            self.judge(previous, (frame, at), previous_shown, period, timestep);
         }
         if self.model().is_none() {
             self.previous = None;
@@ -441,34 +454,26 @@ impl Shown {
         self.lattice.is_some()
     }
 
-    /// The lattice's period, once it has one.
-    fn period(&self) -> Option<i64> {
-        self.lattice
-            .as_ref()
-            .map(|lattice| lattice.period)
-            .filter(|period| *period > 0)
-    }
 
-    /// Judges the prediction made for `frame`, planned at `planned` and
-    /// shown at `at`: a hit if it named the refresh within half a period.
-    fn judge(&mut self, frame: FrameId, planned: Timestamp, at: Timestamp) {
-        let predicted = self.predicted[slot_of(frame)];
-        let Some(period) = self.period() else {
-            return;
-        };
-        if predicted == NOT_PREDICTED {
-            return;
-        }
-        let lag = at.saturating_since(planned).as_nanos();
-        let miss = lag.abs_diff(u64::from(predicted)) >= nanos(period) / 2;
-        self.misses = (self.misses << 1) | u32::from(miss);
-        self.judged = (self.judged + 1).min(PROVEN_AFTER);
-    }
-
-    /// Whether the latest predictions all named the refresh their frames
-    /// were shown at.
-    fn proven(&self) -> bool {
-        self.judged >= PROVEN_AFTER && self.misses & ((1 << PROVEN_AFTER) - 1) == 0
+    /// Has the referee judge the frames after `previous` (shown at
+    /// `previous_shown`) up to `reported`, by the refreshes between the two
+    /// showings on a lattice of `period`.
+    fn judge(
+        &mut self,
+        previous: FrameId,
+        reported: (FrameId, Timestamp),
+        previous_shown: Timestamp,
+        period: i64,
+        timestep: Timestep,
+    ) {
+        let (frame, at) = reported;
+        let gap = fixed(at.saturating_since(previous_shown).as_nanos());
+        let refreshes = (gap + period / 2) / period;
+        let span = Nanos::from_nanos(nanos(refreshes.saturating_mul(period)));
+        let slots = (1..=frame.since(previous)).map(|n| slot_of(FrameId::from_raw(previous.get().wrapping_add(n))));
+        let units = timestep.nanos_to_units(span);
+        let count = refreshes.unsigned_abs();
+        self.referee.judge(slots, count, units, timestep.units_per_step());
     }
 
     /// The timestamp `frame` was planned at, if a report may name it.
@@ -503,17 +508,12 @@ impl Shown {
             self.previous = None;
             return None;
         }
-        let Some((refresh, stamp)) = model.predict(now) else {
+        let Some(refresh) = model.predict(now) else {
             // Reports that stopped long ago say nothing of this frame.
             self.previous = None;
             return None;
         };
-        let slot = slot_of(FrameId::from_raw(self.next.get().wrapping_sub(1)));
-        self.predicted[slot] = u32::try_from(nanos(refresh - stamp)).unwrap_or(NOT_PREDICTED);
         let (from, previous) = self.previous.replace((model.point, refresh))?;
-        if !self.proven() {
-            return None;
-        }
         // The reports since the previous frame (a few, each under MOST_GAP_NANOS
         // after the one before) moved the point on by well under the span.
         let gap = fixed(model.point.saturating_since(from).as_nanos()) + refresh - previous;
@@ -551,7 +551,7 @@ impl Shown {
                 .map(|offset| Nanos::from_nanos(nanos(offset))),
             trusted: lattice.fitted >= TRUST_AFTER
                 && offset.is_some()
-                && self.proven()
+                && self.referee.prefers_feedback()
                 && !self.is_stale(),
         })
     }

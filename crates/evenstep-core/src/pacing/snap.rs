@@ -347,25 +347,18 @@ impl Snapper {
         self.hysteresis = Hysteresis::new();
     }
 
-    /// Snaps the frame at `now` to the `refreshes` display feedback
-    /// predicts from the previous frame's showing to its own, on the
-    /// period feedback measured (`period_fixed`, in 2⁻¹⁶ ns), counted on
-    /// the lattice of that period and the step when there is one. The
-    /// display model still observes the frame, so that it has kept up if
-    /// feedback stops; snapping from the stamps then starts afresh (what it
-    /// owed is forgiven and its first frame is learned, not snapped), and
-    /// locked pacing holds the frames it does not snap by its hysteresis
-    /// rule.
+    /// The snap of a frame to the `refreshes` display feedback predicts
+    /// from the previous frame's showing to its own, on the period feedback
+    /// measured (`period_fixed`, in 2⁻¹⁶ ns), counted on the lattice of
+    /// that period and the step when there is one. The frame has been
+    /// observed as the timestamps plan it, so that they have kept up
+    /// whichever plan stands.
     pub(crate) fn snap_shown(
         &mut self,
-        now: Timestamp,
         refreshes: u64,
         period_fixed: u64,
         timestep: Timestep,
     ) -> Option<Snap> {
-        let _ = self.display.observe(now);
-        self.mark_gap();
-        self.stance = Stance::StoodDown;
         let lattice = self
             .shown
             .lattice_for(Nanos::from_nanos(period_fixed >> 16), timestep);
