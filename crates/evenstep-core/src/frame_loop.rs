@@ -157,7 +157,10 @@ impl FrameLoop {
         if self.pacing.needs_lattice() && !raw.is_zero() {
             self.snapper.hysteresis.ran(plan.steps_due());
         }
-        self.shown.ran(plan.steps_due());
+        self.shown.ran(
+            plan.steps_due(),
+            self.speed == Speed::NORMAL && self.pacing.is_snapped(),
+        );
         FramePlan { frame, ..plan }
     }
 
@@ -179,7 +182,10 @@ impl FrameLoop {
             },
             None => self.plan_any_frame(raw, None, false),
         };
-        self.shown.ran(plan.steps_due());
+        self.shown.ran(
+            plan.steps_due(),
+            self.speed == Speed::NORMAL && self.pacing.is_snapped(),
+        );
         FramePlan { frame, ..plan }
     }
 
@@ -230,8 +236,6 @@ impl FrameLoop {
         self.shown.report(frame, at, self.timestep)
     }
 
-    #[doc(hidden)]
-    pub fn referee_counts(&self) -> (u32, u32) { self.shown.counts() }
     /// The number the next plan will take (see [`FramePlan::frame`]).
     pub const fn next_frame(&self) -> FrameId {
         self.shown.next_frame()
@@ -246,8 +250,8 @@ impl FrameLoop {
 
     /// Whether and how pacing snaps the frame at `now` once display
     /// feedback has started a lattice. The timestamps plan the frame as
-    /// without feedback; once feedback predicts the refreshes too, both
-    /// plans' steps go to the referee, which decides from the frames
+    /// without feedback; once feedback predicts its refreshes too, both
+    /// candidates go to the referee, which has decided from the frames
     /// already shown which of the two stands (see `pacing/referee.rs`).
     /// Out of line, so that the frame of a game without feedback is planned
     /// in place without it.
@@ -258,39 +262,30 @@ impl FrameLoop {
         if self.speed.is_paused() || raw.is_zero() {
             return stamps;
         }
-        let fed_refreshes = predicted.map_or(0, |(refreshes, _)| refreshes);
-        let Some(fed) = predicted.and_then(|(refreshes, period)| {
-            self.snapper.snap_shown(refreshes, period, self.timestep)
+        let Some((refreshes, fed)) = predicted.and_then(|(refreshes, period)| {
+            let snap = self.snapper.snap_shown(refreshes, period, self.timestep)?;
+            Some((refreshes, snap))
         }) else {
             return stamps;
         };
-        if self.speed != Speed::NORMAL {
-            // The referee judges frames at normal speed; at another, its
-            // verdict so far stands.
-            return if self.shown.feedback_plans() { Some(fed) } else { stamps };
+        if self.speed == Speed::NORMAL {
+            // The stamps' candidate: the steps their snap, or the delta
+            // itself, takes from the bank.
+            let units = stamps.map_or_else(
+                || signed(self.timestep.nanos_to_units(raw)),
+                |snap| i128::from(snap.units),
+            );
+            let banked = (signed(self.bank.units()) + units).max(0);
+            let steps = banked / i128::from(self.timestep.units_per_step());
+            let steps = u64::try_from(steps).unwrap_or(u64::MAX);
+            self.shown.candidates(steps, refreshes);
         }
-        let units = stamps.map_or_else(|| signed(self.timestep.nanos_to_units(raw)), |snap| i128::from(snap.units));
-        let per_step = self.timestep.units_per_step();
-        let bank = self.bank.units();
-        let steps = |bank: u128, units: i128| {
-            let banked = (signed(bank) + units).max(0);
-            u64::try_from(banked / i128::from(per_step)).unwrap_or(u64::MAX)
-        };
-        // Feedback's candidate from the bank as its own frames leave it:
-        // centred on its lattice.
-        let remainder = u64::try_from(bank % u128::from(per_step)).unwrap_or(0);
-        let fed_bank = if crate::pacing::centre_fed() {
-            fed.centre(remainder, per_step, self.speed)
-                .map_or(bank, |centred| bank - u128::from(remainder) + u128::from(centred))
-        } else { bank };
-        let fed_steps = if crate::pacing::by_refresh() { fed_refreshes } else { steps(fed_bank, i128::from(fed.units)) };
-        self.shown.candidates(steps(bank, units), fed_steps);
-        if !self.shown.feedback_plans() {
-            return stamps;
+        // At another speed the referee's verdict so far stands.
+        if self.shown.feedback_plans() {
+            Some(fed)
+        } else {
+            stamps
         }
-        if crate::pacing::settle_on_fed() { self.snapper.hysteresis.settle_debt(); }
-        self.shown.fed_planned();
-        Some(fed)
     }
 
     /// Moves the anchor to `now`, and returns the time since the previous
@@ -387,7 +382,8 @@ impl FrameLoop {
             Some(snap) => u64::try_from(snap.units).ok()?,
             None => units,
         };
-        let banked = deposit.checked_add(self.bank.units_64()?)?;
+        let before = self.bank.units_64()?;
+        let banked = deposit.checked_add(before)?;
         let (due, left) = whole_steps_64(banked, per_step);
         let run = due
             .min(u64::from(self.budget.get()))
@@ -411,6 +407,7 @@ impl FrameLoop {
             queued: 0,
             first_tick,
             epoch: self.epoch,
+            bank_before: u128::from(before),
             remainder: bank,
             clamped,
             phase_shift,
@@ -465,7 +462,10 @@ impl FrameLoop {
         };
         let frame = self.shown.number_hidden();
         let plan = self.settle(&deposit, u128::MAX, false);
-        self.shown.ran(plan.steps_due());
+        self.shown.ran(
+            plan.steps_due(),
+            self.speed == Speed::NORMAL && self.pacing.is_snapped(),
+        );
         FramePlan {
             render: false,
             frame,
@@ -483,8 +483,8 @@ impl FrameLoop {
         // bank at least an eighth of the frame), so the sum never goes
         // below zero. Under
         // 2¹¹⁰: the bank is under an hour of the shortest step's units.
-        let banked =
-            (self.bank.units() + deposit.scaled_units).saturating_add_signed(deposit.snap_units);
+        let before = self.bank.units();
+        let banked = (before + deposit.scaled_units).saturating_add_signed(deposit.snap_units);
         let (due, left) = whole_steps(banked, per_step);
 
         // The tick cannot pass u64::MAX: steps that cannot be numbered are
@@ -503,8 +503,10 @@ impl FrameLoop {
         self.tick += run + queued;
 
         let bank = self.centre(left, clamped, deposit.snap);
-        let phase_shift =
-            deposit.snap_units + i128::from(bank) - i128::from(left) + self.bank.take_pending();
+        // What was given back or moved between plans is this plan's phase
+        // shift: the bank before the frame is what it held without it.
+        let pending = self.bank.take_pending();
+        let phase_shift = deposit.snap_units + i128::from(bank) - i128::from(left) + pending;
         self.bank.settle(bank, phase_shift);
 
         FramePlan {
@@ -521,6 +523,7 @@ impl FrameLoop {
             queued,
             first_tick,
             epoch: self.epoch,
+            bank_before: before.saturating_add_signed(-pending),
             remainder: bank,
             clamped,
             phase_shift,

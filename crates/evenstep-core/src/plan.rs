@@ -52,6 +52,9 @@ pub struct FramePlan {
     pub(crate) first_tick: u64,
     /// Where simulation time stood when the step last changed.
     pub(crate) epoch: SimEpoch,
+    /// The bank before the frame's time went in (what a give-back or a
+    /// move between plans added is in the phase shift instead).
+    pub(crate) bank_before: u128,
     pub(crate) remainder: u64,
     pub(crate) clamped: bool,
     pub(crate) phase_shift: i128,
@@ -230,6 +233,19 @@ impl FramePlan {
     /// steps, a change to a far shorter step).
     pub const fn remainder_units(&self) -> u64 {
         self.remainder
+    }
+
+    /// The bank before this frame, in accumulator units: with
+    /// [`steps_from_bank`](FramePlan::steps_from_bank) and what the frame
+    /// banked, where each step's span ends on the wall clock. Step `i`
+    /// (from 0) of those the bank paid for ends once the frame has banked
+    /// `(i + 1) · units_per_step − bank_before` of its time. Time a
+    /// give-back or a pacing move put in between plans is not in it: it
+    /// is in the [phase shift](FramePlan::phase_shift_units), so that
+    /// `bank_before + scaled − dropped + phase shift = steps from the bank
+    /// · units_per_step + remainder`, exactly.
+    pub const fn bank_before_units(&self) -> u128 {
+        self.bank_before
     }
 
     /// Where to render between the last step and the next, in `[0, 1)`.

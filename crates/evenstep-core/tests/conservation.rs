@@ -44,6 +44,16 @@ proptest! {
             dropped += plan.dropped_units();
             prop_assert_eq!(plan.dropped_units(), u128::from(plan.steps_dropped()) * per_step);
             prop_assert_eq!(u128::from(plan.remainder_units()), frames.remainder_units());
+            // Plan by plan: the bank before, what the frame banked, and the
+            // shift are the steps the bank paid and the remainder.
+            let paid = u128::from(plan.steps_run() - plan.steps_queued()) * per_step
+                + u128::from(plan.remainder_units());
+            let signed = |units: u128| i128::try_from(units).unwrap();
+            prop_assert_eq!(
+                signed(plan.bank_before_units()) + signed(plan.scaled_units()) - signed(plan.dropped_units())
+                    + plan.phase_shift_units(),
+                signed(paid)
+            );
         }
         let banked = frames.remainder_units();
         prop_assert!(banked < per_step);

@@ -1,9 +1,10 @@
 //! Display feedback: plans carry a frame number; a report that a frame was
 //! shown is taken only for a remembered, drawn frame, shown after its
 //! timestamp and after the previous report; the numbering survives every
-//! control; the reports teach the display's period and phase; and once
-//! trusted, frames are planned for their predicted showing, while feedback
-//! that keeps no fixed latency changes no plan.
+//! control; the reports teach the display's period and phase; frames are
+//! planned for their predicted showing once feedback has been right
+//! clearly more often than the stamps; and feedback that keeps no fixed
+//! latency changes no plan.
 
 use evenstep_core::{
     FRAMES_IN_FLIGHT, FeedbackError, FrameId, FrameLoop, FramePlan, Nanos, Pacing, Speed,
@@ -18,6 +19,13 @@ fn at(nanos: u64) -> Timestamp {
 
 fn planner() -> FrameLoop {
     FrameLoop::new(Timestep::HZ_60, StepBudget::DEFAULT, at(START))
+}
+
+/// Snapped pacing (a half-millisecond tolerance), whose stamps [`LATE_60`]
+/// throws off, so that feedback, right where they are wrong, plans.
+fn snapping() -> FrameLoop {
+    let pacing = Pacing::snapped(core::time::Duration::from_micros(500)).unwrap();
+    planner().with_pacing(pacing)
 }
 
 /// A display refreshing every `period` ns from `START`, a game whose stamps
@@ -91,6 +99,20 @@ const SWINGING_60: Display = Display {
     period: 16_666_667,
     latch: 8_000_000,
     jitter: WIDE,
+};
+
+/// Every seventh frame 12 ms late, the others within a millisecond of
+/// their refresh.
+const LATE: &[i64] = &[0, 1_000_000, -1_000_000, 0, 12_000_000, 500_000, 0];
+
+/// A 60 Hz compositor that takes the latest frame 3 ms before each refresh,
+/// and a game whose [`LATE`] frames are shown all the same at the refresh
+/// after their own: the late frame's stamp spans 1.7 refreshes and the next
+/// one 0.3, the screen one each.
+const LATE_60: Display = Display {
+    period: 16_666_667,
+    latch: 3_000_000,
+    jitter: LATE,
 };
 
 #[test]
@@ -265,7 +287,9 @@ fn sixty_reports_of_a_steady_display_give_its_period_within_a_ten_thousandth_and
         off <= 100_000,
         "the latest refresh is {off} ns off the display's"
     );
-    assert!(shown.is_trusted());
+    // The hysteresis rule runs these stamps right: feedback, as right,
+    // has no lead over them and does not plan.
+    assert!(!shown.is_trusted());
     // The latch offset is known to within the stamps' swing.
     let latency = shown.latency().unwrap().as_nanos();
     assert!(
@@ -275,41 +299,36 @@ fn sixty_reports_of_a_steady_display_give_its_period_within_a_ten_thousandth_and
 }
 
 #[test]
-fn with_feedback_stamps_that_swing_six_milliseconds_run_one_step_a_frame_from_their_predicted_showing()
- {
-    let display = SWINGING_60;
-    let mut fed = planner();
+fn with_feedback_frames_that_come_late_run_one_step_a_frame_once_feedback_has_proved_right() {
+    let display = LATE_60;
+    let mut fed = snapping();
     let plans = run(&mut fed, &display, 600, Some(3));
-    // Trusted after eight reports on the lattice and eight on the latency;
-    // the first frame planned then sets where the count starts.
-    // Reports are three frames late: the ninth report reaches the planner
-    // after frame 12 (counted from 1), frames 13 on are predicted, and the
-    // reports of frames 14 to 17, judged by frame 20, prove the
-    // predictions right.
+    // The stamps plan until feedback has been right on clearly more of the
+    // frames shown: FIRST_FED frames in, from then on every frame.
     let first_fed = plans.iter().position(FramePlan::predicted).unwrap();
-    assert_eq!(first_fed, 19);
+    assert_eq!(first_fed, FIRST_FED);
     assert!(
         plans[first_fed..]
             .iter()
             .all(|plan| plan.steps_run() == 1 && plan.predicted())
     );
-    // The same stamps planned as they come: the plain accumulator misplaces
-    // steps; locked pacing without feedback keeps them by its hysteresis
-    // rule, never by snapping (the stamps swing past any lattice).
-    let mut plain = planner().with_pacing(Pacing::OFF);
-    let plans = run(&mut plain, &display, 600, None);
-    let wrong = |plans: &[FramePlan]| {
-        plans[first_fed..]
-            .iter()
-            .filter(|plan| plan.steps_run() != 1)
-            .count()
-    };
-    assert_eq!(wrong(&plans), 498);
-    let mut unfed = planner();
+    assert!(fed.shown_display().unwrap().is_trusted());
+    // The same stamps snapped without feedback: each late frame runs two
+    // steps and the next none.
+    let mut unfed = snapping();
     let plans = run(&mut unfed, &display, 600, None);
-    assert_eq!(wrong(&plans), 0);
-    assert!(!plans.iter().any(FramePlan::snapped));
+    let wrong = plans[first_fed..]
+        .iter()
+        .filter(|plan| plan.steps_run() != 1)
+        .count();
+    assert_eq!(wrong, UNFED_WRONG);
 }
+
+/// The frame (from 0) feedback first plans on [`LATE_60`] with reports
+/// three frames late, and the frames snapped pacing without feedback runs
+/// wrong from there to frame 600.
+const FIRST_FED: usize = 70;
+const UNFED_WRONG: usize = 152;
 
 #[test]
 fn feedback_whose_latency_swings_by_whole_refreshes_is_not_trusted_and_changes_no_plan() {
@@ -345,16 +364,16 @@ fn feedback_whose_latency_swings_by_whole_refreshes_is_not_trusted_and_changes_n
 
 #[test]
 fn at_half_speed_feedback_runs_a_step_every_other_frame_and_paused_none() {
-    let display = SWINGING_60;
-    let mut frames = planner();
-    run(&mut frames, &display, 60, Some(3));
+    let display = LATE_60;
+    let mut frames = snapping();
+    run(&mut frames, &display, 120, Some(3));
     frames.set_speed(Speed::HALF);
-    let mut steps: Vec<u64> = run_frames(&mut frames, &display, 61..=120, Some(3))
+    let mut steps: Vec<u64> = run_frames(&mut frames, &display, 121..=180, Some(3))
         .iter()
         .map(FramePlan::steps_run)
         .collect();
     frames.set_speed(Speed::PAUSED);
-    let paused = run_frames(&mut frames, &display, 121..=180, Some(3));
+    let paused = run_frames(&mut frames, &display, 181..=240, Some(3));
     steps.extend(paused.iter().map(FramePlan::steps_run));
     let (half, paused) = steps.split_at(60);
     assert_eq!(half.iter().sum::<u64>(), 30);
@@ -368,17 +387,17 @@ fn at_half_speed_feedback_runs_a_step_every_other_frame_and_paused_none() {
 
 #[test]
 fn after_a_resync_the_next_frame_sets_the_count_and_reports_from_before_it_are_still_taken() {
-    let display = SWINGING_60;
-    let mut frames = planner();
-    let plans = run(&mut frames, &display, 60, Some(3));
-    let before = &plans[57..];
-    frames.resync(at(display.stamp(70)));
-    let first = frames.begin_frame(at(display.stamp(71)));
-    let second = frames.begin_frame(at(display.stamp(72)));
+    let display = LATE_60;
+    let mut frames = snapping();
+    let plans = run(&mut frames, &display, 120, Some(3));
+    let before = &plans[117..];
+    frames.resync(at(display.stamp(130)));
+    let first = frames.begin_frame(at(display.stamp(131)));
+    let second = frames.begin_frame(at(display.stamp(132)));
     assert!(!first.predicted());
     for plan in before {
         let shown =
-            display.shown(display.stamp(58 + (plan.frame().get() - plans[57].frame().get())));
+            display.shown(display.stamp(118 + (plan.frame().get() - plans[117].frame().get())));
         assert_eq!(frames.frame_shown(plan.frame(), at(shown)), Ok(()));
     }
     assert!(second.predicted());
@@ -387,18 +406,18 @@ fn after_a_resync_the_next_frame_sets_the_count_and_reports_from_before_it_are_s
 
 #[test]
 fn a_step_rate_change_with_reports_in_flight_keeps_what_feedback_taught() {
-    let display = SWINGING_60;
-    let mut frames = planner();
-    let plans = run(&mut frames, &display, 60, Some(3));
+    let display = LATE_60;
+    let mut frames = snapping();
+    let plans = run(&mut frames, &display, 120, Some(3));
     frames.set_timestep(Timestep::HZ_120);
-    for (k, plan) in (58..=60).zip(&plans[57..]) {
+    for (k, plan) in (118..=120).zip(&plans[117..]) {
         assert_eq!(
             frames.frame_shown(plan.frame(), at(display.shown(display.stamp(k)))),
             Ok(())
         );
     }
     assert!(frames.shown_display().unwrap().is_trusted());
-    let steps: Vec<u64> = run_frames(&mut frames, &display, 61..=120, Some(3))
+    let steps: Vec<u64> = run_frames(&mut frames, &display, 121..=180, Some(3))
         .iter()
         .map(FramePlan::steps_run)
         .collect();
@@ -408,18 +427,15 @@ fn a_step_rate_change_with_reports_in_flight_keeps_what_feedback_taught() {
 
 #[test]
 fn a_pacing_turned_off_and_on_again_under_feedback_banks_no_refresh_of_the_frames_in_between() {
-    let display = Display {
-        period: 16_666_667,
-        latch: 8_000_000,
-        jitter: WIDE,
-    };
-    let mut frames = planner();
+    let display = LATE_60;
+    let snapped = Pacing::snapped(core::time::Duration::from_micros(500)).unwrap();
+    let mut frames = snapping();
     let mut in_flight = std::collections::VecDeque::new();
     let mut plans = Vec::new();
     for k in 1..=240 {
         match k {
             100 => frames.set_pacing(Pacing::OFF),
-            160 => frames.set_pacing(Pacing::LOCKED),
+            160 => frames.set_pacing(snapped),
             _ => {}
         }
         let stamp = display.stamp(k);
@@ -446,8 +462,8 @@ fn a_pacing_turned_off_and_on_again_under_feedback_banks_no_refresh_of_the_frame
 
 #[test]
 fn once_reports_stop_frames_are_planned_from_their_stamps_again() {
-    let display = SWINGING_60;
-    let mut frames = planner();
+    let display = LATE_60;
+    let mut frames = snapping();
     let plans = run(&mut frames, &display, 100, Some(3));
     assert!(plans[99].predicted());
     // No report for the next 40 frames: the latest names frame 96 (from

@@ -5,7 +5,7 @@
 //! `cargo run -p evenstep-lab --release --example referee_probe -- PROFILE|CSV [PHASE]`
 
 use evenstep_lab::{
-    Config, DisplayTiming, Measured, Planner, Rule, Settings, Tally, default_suite, Capture,
+    Capture, Config, DisplayTiming, Measured, Planner, Rule, Settings, Tally, default_suite,
 };
 
 const CLOCK_BASE: u64 = 10_000_000_000;
@@ -48,7 +48,10 @@ fn main() {
                 *from = Some(row);
             }
         }
-        while pending.front().is_some_and(|&(_, _, f)| f.is_some_and(|f| f <= row)) {
+        while pending
+            .front()
+            .is_some_and(|&(_, _, f)| f.is_some_and(|f| f <= row))
+        {
             let (r, d, _) = pending.pop_front().unwrap();
             if row - r <= 32 {
                 fed.shown(r, d);
@@ -59,7 +62,12 @@ fn main() {
             .and_then(|f| f.shown_display())
             .is_some_and(|d| d.is_trusted());
         if std::env::var("BLOCKS").is_ok() && row % 500 == 0 {
-            println!("block {row}: counts {:?} trusted {trusted} wrong locked {} fed {}", fed.frame_loop().unwrap().referee_counts(), tl.wrong(), tf.wrong());
+            println!(
+                "block {row}: counts {:?} trusted {trusted} wrong locked {} fed {}",
+                fed.frame_loop().unwrap().referee_counts(),
+                tl.wrong(),
+                tf.wrong()
+            );
         }
         hist.rotate_right(1);
         hist[0] = trusted;

@@ -33,7 +33,6 @@ mod governor;
 mod hysteresis;
 mod mode;
 mod referee;
-pub(crate) use referee::{by_refresh, centre_fed, settle_on_fed};
 mod render_cap;
 mod shown;
 mod snap;

@@ -343,28 +343,26 @@ impl Shown {
         frame
     }
 
-    /// The latest frame numbered ran `steps`.
-    pub(crate) fn ran(&mut self, steps: u64) {
-        let slot = slot_of(FrameId::from_raw(self.next.get().wrapping_sub(1)));
-        self.referee.ran(slot, steps);
+    /// The latest frame numbered ran `steps`; it is `judged` only when
+    /// pacing snapped it at normal speed (a frame at another speed, or
+    /// with pacing off, says nothing of either source, and the showing it
+    /// is in is not judged).
+    pub(crate) fn ran(&mut self, steps: u64, judged: bool) {
+        if judged {
+            let slot = slot_of(FrameId::from_raw(self.next.get().wrapping_sub(1)));
+            self.referee.ran(slot, steps);
+        }
     }
 
     /// The latest frame numbered would have run `stamps` steps as the
-    /// timestamps plan it, `fed` as feedback does.
-    pub(crate) fn candidates(&mut self, stamps: u64, fed: u64) {
+    /// timestamps plan it, and feedback predicted `refreshes` for it.
+    pub(crate) fn candidates(&mut self, stamps: u64, refreshes: u64) {
         let slot = slot_of(FrameId::from_raw(self.next.get().wrapping_sub(1)));
-        self.referee.candidates(slot, stamps, fed);
+        self.referee.candidates(slot, stamps, refreshes);
     }
 
-    /// Feedback planned the latest frame numbered.
-    pub(crate) fn fed_planned(&mut self) {
-        let slot = slot_of(FrameId::from_raw(self.next.get().wrapping_sub(1)));
-        self.referee.fed_planned(slot);
-    }
-
-    pub(crate) fn counts(&self) -> (u32, u32) { self.referee.counts() }
     /// Whether the referee has feedback plan the frames.
-    pub(crate) fn feedback_plans(&self) -> bool {
+    pub(crate) const fn feedback_plans(&self) -> bool {
         self.referee.prefers_feedback()
     }
 
@@ -454,7 +452,6 @@ impl Shown {
         self.lattice.is_some()
     }
 
-
     /// Has the referee judge the frames after `previous` (shown at
     /// `previous_shown`) up to `reported`, by the refreshes between the two
     /// showings on a lattice of `period`.
@@ -470,10 +467,12 @@ impl Shown {
         let gap = fixed(at.saturating_since(previous_shown).as_nanos());
         let refreshes = (gap + period / 2) / period;
         let span = Nanos::from_nanos(nanos(refreshes.saturating_mul(period)));
-        let slots = (1..=frame.since(previous)).map(|n| slot_of(FrameId::from_raw(previous.get().wrapping_add(n))));
+        let slots = (1..=frame.since(previous))
+            .map(|n| slot_of(FrameId::from_raw(previous.get().wrapping_add(n))));
         let units = timestep.nanos_to_units(span);
         let count = refreshes.unsigned_abs();
-        self.referee.judge(slots, count, units, timestep.units_per_step());
+        self.referee
+            .judge(slots, count, units, timestep.units_per_step());
     }
 
     /// The timestamp `frame` was planned at, if a report may name it.

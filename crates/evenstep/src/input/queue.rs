@@ -67,26 +67,18 @@ struct Span {
 }
 
 impl Span {
-    /// The span of `plan`'s steps, planned at `now`, from the plan's own
-    /// books: the wall time since the previous frame is its raw delta, and
-    /// what the bank gained is its scaled time, less what the budget
-    /// dropped, plus the phase shift (the conservation law, plan by plan).
+    /// The span of `plan`'s steps, planned at `now`: the wall time since
+    /// the previous frame is its raw delta, and the plan says what the bank
+    /// held before it.
     fn of(plan: &FramePlan, now: Timestamp) -> Span {
         let per_step = u128::from(plan.timestep().units_per_step());
         let bank_after = u128::from(plan.remainder_units());
-        let gained = i128::try_from(plan.scaled_units().saturating_sub(plan.dropped_units()))
-            .unwrap_or(i128::MAX)
-            .saturating_add(plan.phase_shift_units());
-        let paid = u128::from(plan.steps_from_bank()) * per_step + bank_after;
-        let bank_before = i128::try_from(paid)
-            .unwrap_or(i128::MAX)
-            .saturating_sub(gained);
         Span {
             from: now.saturating_sub(plan.raw_delta()),
             to: now,
             first_tick: plan.first_tick(),
             from_bank: plan.steps_from_bank(),
-            bank_before: u128::try_from(bank_before).unwrap_or(0),
+            bank_before: plan.bank_before_units(),
             bank_after,
             per_step,
             delivers: true,
