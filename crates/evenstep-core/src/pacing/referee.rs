@@ -30,11 +30,11 @@
 use crate::pacing::shown::FRAMES_IN_FLIGHT;
 
 /// Frames judged over which a miss's weight fades by a factor of e.
-const HORIZON: u64 = 512;
+const HORIZON: u64 = 256;
 /// How many times fewer misses than the stamps feedback must have...
 const ODDS: u64 = 2;
 /// ... and by how many whole misses more, before it plans.
-const LEAD: u64 = 4;
+const LEAD: u64 = 8;
 /// Fractional bits of the faded counts.
 const ONE: u64 = 1 << 16;
 

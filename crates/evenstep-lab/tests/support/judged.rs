@@ -47,13 +47,16 @@ pub(crate) fn better_baseline(report: &SweepReport) -> u64 {
 }
 
 /// With feedback, the default runs no more wrong frames than the better
-/// baseline, or than one a start phase where that is fewer.
+/// baseline plus one a start phase or 2% of it, whichever is more (the
+/// bound the default meets without feedback, against Godot): where
+/// feedback does no better than the stamps, the referee leaves the stamps
+/// to plan, and the default's own margin is what is left.
 pub(crate) fn assert_feedback_within_the_better_baseline(name: &str, report: &SweepReport) {
     let fed = total(report, Config::Feedback);
     let phases = report.counts(Config::Feedback).wrong.len() as u64;
     let better = better_baseline(report);
     assert!(
-        fed <= better.max(phases),
+        fed <= better + phases.max(better / 50),
         "{name}: with feedback {fed}, the better baseline {better}"
     );
 }
