@@ -45,9 +45,12 @@ const ALL: [&str; 3] = [
 ];
 
 #[test]
-fn the_default_is_within_two_percent_of_godots_jitter_fix_on_every_capture() {
+fn the_default_is_within_two_percent_of_godots_jitter_fix_and_feedback_never_makes_it_worse_on_every_capture()
+ {
     for name in ALL {
-        judged::assert_within_godot(name, &judge(name));
+        let report = judge(name);
+        judged::assert_within_godot(name, &report);
+        judged::assert_feedback_never_worse(name, &report);
     }
 }
 

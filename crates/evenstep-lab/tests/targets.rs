@@ -182,6 +182,30 @@ fn the_default_is_within_two_percent_of_godots_jitter_fix_on_every_profile() {
 }
 
 #[test]
+fn with_display_feedback_the_default_is_never_worse_than_without_on_any_profile() {
+    // Over the start phases, and at each phase but by two frames: the
+    // referee leaves the stamps to plan until feedback has been right
+    // clearly more often, behind a FIFO queue included (12 to 21).
+    for trace in &suite().traces {
+        let Some(sweep) = &trace.judged else {
+            continue;
+        };
+        let fed = &sweep.counts(Config::Feedback).wrong;
+        let unfed = &sweep.counts(Config::Locked).wrong;
+        let worst = fed
+            .iter()
+            .zip(unfed)
+            .map(|(&f, &u)| f.saturating_sub(u))
+            .max();
+        assert!(
+            fed.iter().sum::<u64>() <= unfed.iter().sum::<u64>() && worst <= Some(2),
+            "{}: with feedback {fed:?}, without {unfed:?}",
+            trace.name
+        );
+    }
+}
+
+#[test]
 fn behind_a_shallow_vsync_queue_snapped_and_locked_run_fewer_wrong_frames_than_both_baselines() {
     // The deep queues (a game a little slower than the display, "pace") are
     // tests/deep_queue.rs's: there Godot's jitter fix leads.

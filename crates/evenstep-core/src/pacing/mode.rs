@@ -62,13 +62,17 @@ use crate::Nanos;
 /// and on the vsync captures fewer. The lab's README has the measurements.
 ///
 /// **With display feedback.** Once a game reports when its frames were
-/// shown ([`FrameLoop::frame_shown`](crate::FrameLoop::frame_shown)) and the
-/// reports' predictions have proven right, snapped and locked pacing alike
-/// bank each frame the refreshes from the previous frame's predicted
-/// showing to its own, counted on the lattice of the shown period and the
-/// step when the period fits one, else in the shown period; they go back to
-/// the frame timestamps, as above, when the predictions stop holding. Off
-/// and centred pacing take no feedback.
+/// shown ([`FrameLoop::frame_shown`](crate::FrameLoop::frame_shown)),
+/// snapped and locked pacing alike weigh two plans for each frame: the
+/// refreshes from the previous frame's predicted showing to its own, and
+/// the frame timestamps' plan, as above. Each report judges both, and
+/// feedback plans only while it has been right clearly more often than the
+/// timestamps over the last few hundred frames shown (a compositor that
+/// latches frames at a fixed point, where the stamps jitter and the
+/// showing does not); behind a FIFO queue, where the showing swings with
+/// the queue, the timestamps go on planning. Either way, feedback never
+/// makes pacing worse on the captures and profiles the lab judges. Off and
+/// centred pacing take no feedback.
 ///
 /// Whatever the pacing adds to or takes from the bank is reported as the
 /// plan's [phase shift](crate::FramePlan::phase_shift_units).

@@ -40,6 +40,22 @@ pub(crate) fn assert_within_godot(name: &str, report: &SweepReport) {
     );
 }
 
+/// With display feedback the default runs no more wrong frames than
+/// without it, over the start phases and at every phase but by two.
+pub(crate) fn assert_feedback_never_worse(name: &str, report: &SweepReport) {
+    let fed = &report.counts(Config::Feedback).wrong;
+    let unfed = &report.counts(Config::Locked).wrong;
+    let worst = fed
+        .iter()
+        .zip(unfed)
+        .map(|(&f, &u)| f.saturating_sub(u))
+        .max();
+    assert!(
+        fed.iter().sum::<u64>() <= unfed.iter().sum::<u64>() && worst <= Some(2),
+        "{name}: with feedback {fed:?}, without {unfed:?}"
+    );
+}
+
 /// The better baseline's total: the naive accumulator's or Godot's, both
 /// fed the present times.
 pub(crate) fn better_baseline(report: &SweepReport) -> u64 {
