@@ -356,3 +356,37 @@ fn rooms_go_to_the_worker_with_the_fewest_and_every_step_runs_on_that_one() {
         .collect();
     assert_eq!(workers, expected);
 }
+
+#[test]
+fn a_worker_that_has_fallen_behind_still_takes_a_stop_between_rounds() {
+    // A room whose every step costs two steps of the clock: it is due again
+    // as soon as it is pumped, so the worker never catches up. The stop it
+    // asks for at its 100th step is still taken, after the pump in progress.
+    let clock = ManualClock::new();
+    let (host, ended) = host(&clock, Duration::ZERO, 1);
+    let handle = host.handle();
+    let ticking = clock.clone();
+    host.handle()
+        .add(move |setup| {
+            let mut game = room(&setup, 60, u64::MAX);
+            game.on_update(move |count, _| {
+                ticking.advance(Duration::from_nanos(2 * 16_666_667));
+                if *count == 100 {
+                    handle.stop();
+                }
+            });
+            Ok::<_, String>(Room::new(game, 0))
+        })
+        .unwrap();
+    let threads = host.spawn().unwrap();
+    // Bounded, so that a worker that never takes the stop fails the test
+    // rather than hanging it.
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || done.send(threads.join().is_ok()));
+    let joined = finished.recv_timeout(Duration::from_secs(60));
+    assert_eq!(joined, Ok(true), "the host never took the stop");
+    assert_eq!(ends(&ended), [(0, RoomEnd::Stopped)]);
+    // Pumps of 1, 2, 4, then the budget's 5 steps: 7, 12, ... 97, 102; the
+    // stop asked at the 100th ends the room after its pump.
+    assert_eq!(ended.lock().unwrap()[0].stats.steps, 102);
+}

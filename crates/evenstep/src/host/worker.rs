@@ -107,23 +107,33 @@ impl Worker {
         }
     }
 
-    /// Pumps every room that is due, earliest first, and those that fall
-    /// due meanwhile.
+    /// Pumps every room that is due, earliest first: one round. A room that
+    /// falls due meanwhile waits for the next round, so that a worker that
+    /// has fallen behind still takes its commands (a stop, a new room)
+    /// between rounds, and each round ends.
     pub(crate) fn pump_due(&mut self) {
-        let mut now = self.clock.now();
+        let now = self.clock.now();
         while let Some(&Reverse((due, slot, id))) = self.due.peek() {
             if due > now {
                 break;
             }
             self.due.pop();
-            if self.ids.get(&id) == Some(&slot) {
-                now = self.pump(slot);
+            if self.is_live(slot, id) {
+                self.pump(slot);
             }
         }
     }
 
-    /// Pumps the room in `slot`, and returns the clock's reading after it.
-    fn pump(&mut self, slot: usize) -> Timestamp {
+    /// Whether `slot` still holds room `id` (a heap entry outlives its room
+    /// when the room ends; the slot may hold a newer room since).
+    fn is_live(&self, slot: usize, id: RoomId) -> bool {
+        self.slots[slot]
+            .as_ref()
+            .is_some_and(|entry| entry.id == id)
+    }
+
+    /// Pumps the room in `slot`.
+    fn pump(&mut self, slot: usize) {
         let entry = self.slots[slot].as_mut().expect("a live slot");
         let pumped = panic::catch_unwind(AssertUnwindSafe(|| entry.room.tick()));
         let end = self.clock.now();
@@ -141,7 +151,6 @@ impl Worker {
                 }
             }
         }
-        end
     }
 
     /// Builds a room from its factory, here, and starts it.
