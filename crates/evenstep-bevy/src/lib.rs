@@ -136,6 +136,27 @@
 //! clamps to `max_delta`, so systems reading it (or the generic `Time` in
 //! `Update`) see what they saw before.
 //!
+//! **Bevy's own loop, as a preset.** [`EvenstepSettings::bevy_compatible`]
+//! runs the steps Bevy's runner would: each frame's time clamped to
+//! `Time<Virtual>::max_delta` (read every frame, [`Budget::MaxDelta`]) and
+//! no pacing, so the steps, `overstep_fraction` and the catch-up after a
+//! hitch are Bevy's, at any step Bevy holds exactly (64 Hz, its default;
+//! at 60 Hz Bevy's rounded step runs 20 ns a second slow, and the plugin's
+//! exact one does not). What `max_delta` cut off is reported, in
+//! [`FixedPlan::beyond_max_delta`] and a [`Stall`]. One difference stays:
+//! the frame after a pause ends plans a zero delta, where Bevy's plays it.
+//!
+//! ```
+//! use bevy_app::App;
+//! use bevy_time::TimePlugin;
+//! use evenstep_bevy::{EvenstepPlugin, EvenstepSettings};
+//!
+//! let mut app = App::new();
+//! app.add_plugins(TimePlugin)
+//!     .insert_resource(EvenstepSettings::bevy_compatible())
+//!     .add_plugins(EvenstepPlugin);
+//! ```
+//!
 //! **There is no render cap.** Bevy draws every frame it updates; a cap
 //! that only says "skip this draw" has nothing in Bevy to act on. Limit the
 //! frame rate in the runner (winit's `UpdateMode`, a frame limiter) instead.
@@ -197,6 +218,7 @@
 #![forbid(unsafe_code)]
 
 mod fixed_rate;
+mod max_delta;
 mod planner;
 mod plugin;
 mod published;
