@@ -193,6 +193,16 @@
 //! pacing a message waits only for the next step to run. Messages written
 //! during a pause reach the first step after it.
 //!
+//! **Buttons per step** (the `input` feature): `StepInputPlugin` folds
+//! the keyboard and mouse button messages, at the start of every fixed
+//! step, into `StepButtons<KeyCode>` and `StepButtons<MouseButton>`: what
+//! is `held` at the end of the step, and what was `pressed` and `released`
+//! during it, each press in exactly one step, the first after its frame,
+//! where `ButtonInput::just_pressed` misses or repeats it
+//! (bevyengine/bevy#6183). The granularity is still the frame: a frame's
+//! presses all land in the same step, and a press and release within one
+//! frame is pressed and released in that step, never held.
+//!
 //! evenstep's own `Loop` (the `evenstep` crate), for a game that drives
 //! its loop itself, places input by time: events are pushed with the time
 //! they happened (`Loop::push_input`), and each goes to the first step that
@@ -210,11 +220,15 @@
 //!
 //! # Features
 //!
-//! None. The plugin builds on Bevy's sub-crates (`bevy_app`, `bevy_ecs`,
-//! `bevy_time`, with `std` only), not on the `bevy` umbrella, and
-//! re-exports the planner's types its settings and plan speak in
+//! None by default. The plugin builds on Bevy's sub-crates (`bevy_app`,
+//! `bevy_ecs`, `bevy_time`, with `std` only), not on the `bevy` umbrella,
+//! and re-exports the planner's types its settings and plan speak in
 //! ([`Timestep`], [`Pacing`], [`StepBudget`], [`Speed`], [`FramePlan`],
 //! [`Alpha`]), so a game needs no second dependency.
+//!
+//! - **`input`**: `StepButtons` and `StepInputPlugin` (on `bevy_input`,
+//!   default features off): keys and mouse buttons held, pressed and
+//!   released per fixed step, each press in exactly one step.
 #![forbid(unsafe_code)]
 
 mod fixed_rate;
@@ -224,12 +238,16 @@ mod plugin;
 mod published;
 mod runner;
 mod settings;
+#[cfg(feature = "input")]
+mod step_buttons;
 mod virtual_speed;
 
 pub use plugin::EvenstepPlugin;
 pub use published::{FixedPlan, Refusal, Stall};
 pub use runner::run_fixed_main_loop;
 pub use settings::{Budget, EvenstepSettings};
+#[cfg(feature = "input")]
+pub use step_buttons::{StepButtons, StepInputPlugin, StepInputSystems};
 
 // The planner's types the settings and the plan speak in, so that a game
 // needs no second dependency.
