@@ -229,8 +229,20 @@
 //! - **`input`**: `StepButtons` and `StepInputPlugin` (on `bevy_input`,
 //!   default features off): keys and mouse buttons held, pressed and
 //!   released per fixed step, each press in exactly one step.
+//! - **`reflect`**: `Reflect` on [`EvenstepSettings`], [`Budget`],
+//!   [`FixedPlan`], [`Stall`] and [`Refusal`], registered by the plugin
+//!   (`bevy_reflect`, and the `bevy_reflect` features of `bevy_app`,
+//!   `bevy_ecs` and `bevy_time`). [`Stall`] is reflected field by field;
+//!   the others hold the planner's types and are reflected opaquely, as
+//!   whole values (evenstep-core has no dependencies, `bevy_reflect`
+//!   included): an inspector shows their `Debug` text and can set a new
+//!   value, and `ReflectResource` reads and writes the two resources.
+//! - **`diagnostics`**: `EvenstepDiagnosticsPlugin` publishes each frame's
+//!   steps, dropped time and pacing state through `bevy_diagnostic`.
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "diagnostics")]
+mod diagnostics;
 mod fixed_rate;
 mod max_delta;
 mod planner;
@@ -242,6 +254,8 @@ mod settings;
 mod step_buttons;
 mod virtual_speed;
 
+#[cfg(feature = "diagnostics")]
+pub use diagnostics::EvenstepDiagnosticsPlugin;
 pub use plugin::EvenstepPlugin;
 pub use published::{FixedPlan, Refusal, Stall};
 pub use runner::run_fixed_main_loop;

@@ -5,6 +5,8 @@ use core::fmt;
 use core::time::Duration;
 
 use bevy_ecs::message::Message;
+#[cfg(feature = "reflect")]
+use bevy_ecs::reflect::ReflectResource;
 use bevy_ecs::resource::Resource;
 use evenstep_core::{Alpha, FramePlan, Nanos, Pacing, Speed, Timestep};
 
@@ -16,6 +18,14 @@ use evenstep_core::{Alpha, FramePlan, Nanos, Pacing, Speed, Timestep};
 /// frame's plan (read it as `Option<Res<FixedPlan>>` in `Startup` and
 /// `First`).
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "reflect",
+    derive(bevy_reflect::Reflect),
+    // Opaque: it holds the planner's `FramePlan`; read it through its
+    // accessors, or as its `Debug` text.
+    reflect(opaque),
+    reflect(Resource, Debug, PartialEq, Clone)
+)]
 pub struct FixedPlan {
     plan: FramePlan,
     pacing: Pacing,
@@ -115,6 +125,11 @@ impl FixedPlan {
 /// # let _ = report_stalls;
 /// ```
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "reflect",
+    derive(bevy_reflect::Reflect),
+    reflect(Debug, PartialEq, Clone)
+)]
 pub struct Stall {
     /// The real time since the previous frame, whole.
     pub frame_delta: Duration,
@@ -174,6 +189,12 @@ impl Stall {
 /// # let _ = report_refusals;
 /// ```
 #[derive(Message, Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "reflect",
+    derive(bevy_reflect::Reflect),
+    reflect(opaque),
+    reflect(Debug, PartialEq, Clone)
+)]
 pub enum Refusal {
     /// `Time<Fixed>`'s step was changed while
     /// [`EvenstepSettings::timestep`](crate::EvenstepSettings::timestep)

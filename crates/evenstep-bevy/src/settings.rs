@@ -5,6 +5,8 @@ use core::time::Duration;
 
 use bevy_ecs::resource::Resource;
 use evenstep_core::{Pacing, StepBudget, Timestep};
+#[cfg(feature = "reflect")]
+use {bevy_ecs::reflect::ReflectResource, bevy_reflect::std_traits::ReflectDefault};
 
 /// How the fixed loop runs, read at the start of every frame: a change
 /// takes effect from the next frame on.
@@ -33,6 +35,14 @@ use evenstep_core::{Pacing, StepBudget, Timestep};
 /// steps and locked pacing. [`EvenstepSettings::bevy_compatible`] is Bevy's:
 /// catch-up bounded by `Time<Virtual>::max_delta` and no pacing.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "reflect",
+    derive(bevy_reflect::Reflect),
+    // Opaque: its fields are the planner's types, which evenstep-core
+    // keeps free of dependencies, Reflect included.
+    reflect(opaque),
+    reflect(Resource, Default, Debug, PartialEq, Clone)
+)]
 pub struct EvenstepSettings {
     /// The fixed step, as an exact rate. `None` (the default) follows the
     /// rate the app configured for `Time<Fixed>`, read at the first frame
@@ -81,6 +91,12 @@ impl EvenstepSettings {
 /// steps of the step in force (again at each change of step), or Bevy's
 /// bound on a frame's time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "reflect",
+    derive(bevy_reflect::Reflect),
+    reflect(opaque),
+    reflect(Default, Debug, PartialEq, Clone)
+)]
 pub enum Budget {
     /// At most this many steps a frame.
     Steps(StepBudget),
