@@ -47,7 +47,8 @@
 //!    and relative speed mirrored onto the planner. Not from
 //!    `Time<Virtual>`: it clamps each frame to `max_delta` (250 ms) and
 //!    drops the rest without a word, so the budget would never see a stall
-//!    longer than that, nor report it whole;
+//!    longer than that, nor report it whole ([`Budget::MaxDelta`], Bevy's
+//!    bound, clamps as `Time<Virtual>` does, and reports what it cut);
 //! 3. runs `FixedMain` once per planned step, with `Time<Fixed>` advanced
 //!    to that step's exact end and the generic `Time` set to it, as Bevy
 //!    does; all of `FixedMain`, so `FixedPostUpdate` still tells Bevy's
