@@ -113,4 +113,15 @@ mod tests {
         assert_eq!(cut(&mut clock, 1_600, quarter), Nanos::from_millis(200));
         assert_eq!(cut(&mut clock, 9_000, Speed::PAUSED), Nanos::ZERO);
     }
+
+    #[test]
+    fn the_longest_max_delta_cuts_nothing_and_does_not_overflow() {
+        let mut clock = ClampedClock::new();
+        let max = Some(Duration::MAX);
+        let fastest = Speed::MAX;
+        clock.frame(at(0), max, fastest);
+        let frame = clock.frame(Timestamp::from_nanos(u64::MAX), max, fastest);
+        assert_eq!(frame.cut, Nanos::ZERO);
+        assert_eq!(frame.now, Timestamp::from_nanos(u64::MAX));
+    }
 }

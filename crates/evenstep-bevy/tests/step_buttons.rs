@@ -191,3 +191,12 @@ fn mouse_buttons_are_stepped_as_keys_are() {
     assert!(buttons.released(MouseButton::Left));
     assert_eq!(buttons.held_buttons().len(), 0);
 }
+
+#[test]
+fn a_release_without_a_press_is_not_released() {
+    // A key held down as the window gained focus: Bevy sees its release
+    // only.
+    let mut app = app();
+    frame(&mut app, 0, &[]);
+    assert_eq!(frame(&mut app, 20, &[UP]), steps(&[""]));
+}
