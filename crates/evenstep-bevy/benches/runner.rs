@@ -4,7 +4,10 @@
 //! system alone (the frame's clocks advanced as `TimePlugin` advances them,
 //! then Bevy's `run_fixed_main_schedule` or the plugin's
 //! `run_fixed_main_loop`, `FixedMain` included); `update` times a whole
-//! `App::update`. Run with `cargo bench -p evenstep-bevy`.
+//! `App::update`, with `EvenstepDiagnosticsPlugin` beside the plugin when
+//! the `diagnostics` feature is on. `evenstep` is the default settings
+//! (locked pacing), `evenstep_bevy_compatible` the Bevy preset. Run with
+//! `cargo bench -p evenstep-bevy --features reflect,diagnostics`.
 
 #![allow(
     clippy::needless_pass_by_value,
@@ -23,7 +26,7 @@ use bevy_time::{
     update_virtual_time,
 };
 use divan::Bencher;
-use evenstep_bevy::{EvenstepPlugin, run_fixed_main_loop};
+use evenstep_bevy::{EvenstepPlugin, EvenstepSettings, run_fixed_main_loop};
 
 fn main() {
     divan::main();
@@ -39,17 +42,19 @@ fn step(mut steps: ResMut<Steps>) {
     steps.0 += 1;
 }
 
-/// The app, with the plugin or with Bevy's own runner, a second of frames
-/// in (so the plugin's pacing has locked).
-fn app(evenstep: bool) -> App {
+/// The app, with the plugin under `evenstep`'s settings or with Bevy's own
+/// runner, a second of frames in (so the plugin's pacing has locked).
+fn app(evenstep: Option<EvenstepSettings>) -> App {
     let mut app = App::new();
     app.add_plugins(TimePlugin)
         .insert_resource(Time::<Fixed>::from_hz(60.0))
         .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME))
         .init_resource::<Steps>()
         .add_systems(FixedUpdate, step);
-    if evenstep {
-        app.add_plugins(EvenstepPlugin);
+    if let Some(settings) = evenstep {
+        app.insert_resource(settings).add_plugins(EvenstepPlugin);
+        #[cfg(feature = "diagnostics")]
+        app.add_plugins(evenstep_bevy::EvenstepDiagnosticsPlugin);
     }
     app.finish();
     app.cleanup();
@@ -69,13 +74,13 @@ fn advance_clocks(world: &mut World) {
     });
 }
 
-fn time_runner(bencher: Bencher, evenstep: bool) {
-    let mut app = app(evenstep);
-    let runner = if evenstep {
+fn time_runner(bencher: Bencher, evenstep: Option<EvenstepSettings>) {
+    let runner = if evenstep.is_some() {
         run_fixed_main_loop
     } else {
         run_fixed_main_schedule
     };
+    let mut app = app(evenstep);
     let world = app.world_mut();
     bencher.bench_local(|| {
         advance_clocks(world);
@@ -84,7 +89,7 @@ fn time_runner(bencher: Bencher, evenstep: bool) {
     });
 }
 
-fn time_update(bencher: Bencher, evenstep: bool) {
+fn time_update(bencher: Bencher, evenstep: Option<EvenstepSettings>) {
     let mut app = app(evenstep);
     bencher.bench_local(|| {
         app.update();
@@ -93,33 +98,45 @@ fn time_update(bencher: Bencher, evenstep: bool) {
 }
 
 mod runner {
-    use super::{Bencher, time_runner};
+    use super::{Bencher, EvenstepSettings, time_runner};
 
     /// Bevy's `run_fixed_main_schedule`, a frame of one step.
     #[divan::bench(sample_count = 500, sample_size = 100)]
     fn bevy(bencher: Bencher) {
-        time_runner(bencher, false);
+        time_runner(bencher, None);
     }
 
     /// The plugin's `run_fixed_main_loop`, a frame of one step.
     #[divan::bench(sample_count = 500, sample_size = 100)]
     fn evenstep(bencher: Bencher) {
-        time_runner(bencher, true);
+        time_runner(bencher, Some(EvenstepSettings::default()));
+    }
+
+    /// The plugin's `run_fixed_main_loop` under the Bevy preset.
+    #[divan::bench(sample_count = 500, sample_size = 100)]
+    fn evenstep_bevy_compatible(bencher: Bencher) {
+        time_runner(bencher, Some(EvenstepSettings::bevy_compatible()));
     }
 }
 
 mod update {
-    use super::{Bencher, time_update};
+    use super::{Bencher, EvenstepSettings, time_update};
 
     /// A whole frame of the app with Bevy's own runner.
     #[divan::bench(sample_count = 500, sample_size = 100)]
     fn bevy(bencher: Bencher) {
-        time_update(bencher, false);
+        time_update(bencher, None);
     }
 
     /// A whole frame of the app with the plugin.
     #[divan::bench(sample_count = 500, sample_size = 100)]
     fn evenstep(bencher: Bencher) {
-        time_update(bencher, true);
+        time_update(bencher, Some(EvenstepSettings::default()));
+    }
+
+    /// A whole frame of the app with the plugin under the Bevy preset.
+    #[divan::bench(sample_count = 500, sample_size = 100)]
+    fn evenstep_bevy_compatible(bencher: Bencher) {
+        time_update(bencher, Some(EvenstepSettings::bevy_compatible()));
     }
 }

@@ -47,7 +47,8 @@
 //!    and relative speed mirrored onto the planner. Not from
 //!    `Time<Virtual>`: it clamps each frame to `max_delta` (250 ms) and
 //!    drops the rest without a word, so the budget would never see a stall
-//!    longer than that, nor report it whole;
+//!    longer than that, nor report it whole ([`Budget::MaxDelta`], Bevy's
+//!    bound, clamps as `Time<Virtual>` does, and reports what it cut);
 //! 3. runs `FixedMain` once per planned step, with `Time<Fixed>` advanced
 //!    to that step's exact end and the generic `Time` set to it, as Bevy
 //!    does; all of `FixedMain`, so `FixedPostUpdate` still tells Bevy's
@@ -136,6 +137,27 @@
 //! clamps to `max_delta`, so systems reading it (or the generic `Time` in
 //! `Update`) see what they saw before.
 //!
+//! **Bevy's own loop, as a preset.** [`EvenstepSettings::bevy_compatible`]
+//! runs the steps Bevy's runner would: each frame's time clamped to
+//! `Time<Virtual>::max_delta` (read every frame, [`Budget::MaxDelta`]) and
+//! no pacing, so the steps, `overstep_fraction` and the catch-up after a
+//! hitch are Bevy's, at any step Bevy holds exactly (64 Hz, its default;
+//! at 60 Hz Bevy's rounded step runs 20 ns a second slow, and the plugin's
+//! exact one does not). What `max_delta` cut off is reported, in
+//! [`FixedPlan::beyond_max_delta`] and a [`Stall`]. One difference stays:
+//! the frame after a pause ends plans a zero delta, where Bevy's plays it.
+//!
+//! ```
+//! use bevy_app::App;
+//! use bevy_time::TimePlugin;
+//! use evenstep_bevy::{EvenstepPlugin, EvenstepSettings};
+//!
+//! let mut app = App::new();
+//! app.add_plugins(TimePlugin)
+//!     .insert_resource(EvenstepSettings::bevy_compatible())
+//!     .add_plugins(EvenstepPlugin);
+//! ```
+//!
 //! **There is no render cap.** Bevy draws every frame it updates; a cap
 //! that only says "skip this draw" has nothing in Bevy to act on. Limit the
 //! frame rate in the runner (winit's `UpdateMode`, a frame limiter) instead.
@@ -172,6 +194,16 @@
 //! pacing a message waits only for the next step to run. Messages written
 //! during a pause reach the first step after it.
 //!
+//! **Buttons per step** (the `input` feature): `StepInputPlugin` folds
+//! the keyboard and mouse button messages, at the start of every fixed
+//! step, into `StepButtons<KeyCode>` and `StepButtons<MouseButton>`: what
+//! is `held` at the end of the step, and what was `pressed` and `released`
+//! during it, each press in exactly one step, the first after its frame,
+//! where `ButtonInput::just_pressed` misses or repeats it
+//! (bevyengine/bevy#6183). The granularity is still the frame: a frame's
+//! presses all land in the same step, and a press and release within one
+//! frame is pressed and released in that step, never held.
+//!
 //! evenstep's own `Loop` (the `evenstep` crate), for a game that drives
 //! its loop itself, places input by time: events are pushed with the time
 //! they happened (`Loop::push_input`), and each goes to the first step that
@@ -189,25 +221,48 @@
 //!
 //! # Features
 //!
-//! None. The plugin builds on Bevy's sub-crates (`bevy_app`, `bevy_ecs`,
-//! `bevy_time`, with `std` only), not on the `bevy` umbrella, and
-//! re-exports the planner's types its settings and plan speak in
+//! None by default. The plugin builds on Bevy's sub-crates (`bevy_app`,
+//! `bevy_ecs`, `bevy_time`, with `std` only), not on the `bevy` umbrella,
+//! and re-exports the planner's types its settings and plan speak in
 //! ([`Timestep`], [`Pacing`], [`StepBudget`], [`Speed`], [`FramePlan`],
 //! [`Alpha`]), so a game needs no second dependency.
+//!
+//! - **`input`**: `StepButtons` and `StepInputPlugin` (on `bevy_input`,
+//!   default features off): keys and mouse buttons held, pressed and
+//!   released per fixed step, each press in exactly one step.
+//! - **`reflect`**: `Reflect` on [`EvenstepSettings`], [`Budget`],
+//!   [`FixedPlan`], [`Stall`] and [`Refusal`], registered by the plugin
+//!   (`bevy_reflect`, and the `bevy_reflect` features of `bevy_app`,
+//!   `bevy_ecs` and `bevy_time`). [`Stall`] is reflected field by field;
+//!   the others hold the planner's types and are reflected opaquely, as
+//!   whole values (evenstep-core has no dependencies, `bevy_reflect`
+//!   included): an inspector shows their `Debug` text and can set a new
+//!   value, and `ReflectResource` reads and writes the two resources.
+//! - **`diagnostics`**: `EvenstepDiagnosticsPlugin` publishes each frame's
+//!   steps, dropped time and pacing state through `bevy_diagnostic`.
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "diagnostics")]
+mod diagnostics;
 mod fixed_rate;
+mod max_delta;
 mod planner;
 mod plugin;
 mod published;
 mod runner;
 mod settings;
+#[cfg(feature = "input")]
+mod step_buttons;
 mod virtual_speed;
 
+#[cfg(feature = "diagnostics")]
+pub use diagnostics::EvenstepDiagnosticsPlugin;
 pub use plugin::EvenstepPlugin;
 pub use published::{FixedPlan, Refusal, Stall};
 pub use runner::run_fixed_main_loop;
 pub use settings::{Budget, EvenstepSettings};
+#[cfg(feature = "input")]
+pub use step_buttons::{StepButtons, StepInputPlugin, StepInputSystems};
 
 // The planner's types the settings and the plan speak in, so that a game
 // needs no second dependency.

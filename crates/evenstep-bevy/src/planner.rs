@@ -8,6 +8,7 @@ use bevy_ecs::resource::Resource;
 use evenstep_core::{FrameLoop, FramePlan, Nanos, Pacing, Timestamp};
 
 use crate::fixed_rate;
+use crate::max_delta::ClampedClock;
 use crate::published::Refusal;
 use crate::settings::EvenstepSettings;
 use crate::virtual_speed::VirtualSpeed;
@@ -16,7 +17,9 @@ use crate::virtual_speed::VirtualSpeed;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Readings {
     /// `Time<Real>::elapsed`, as a timestamp.
-    pub(crate) now: Timestamp,
+    pub(crate) real: Timestamp,
+    /// `Time<Virtual>::max_delta`.
+    pub(crate) max_delta: Duration,
     /// `Time<Virtual>::is_paused`.
     pub(crate) paused: bool,
     /// `Time<Virtual>::relative_speed_f64`.
@@ -38,6 +41,9 @@ pub(crate) struct Planned {
     pub(crate) anchor: Anchor,
     pub(crate) pacing: Pacing,
     pub(crate) refresh_period: Option<Nanos>,
+    /// The frame's real time beyond `max_delta`, cut off before planning
+    /// (under `Budget::MaxDelta` only).
+    pub(crate) beyond_max_delta: Nanos,
     /// What the frame refused: a step, a speed.
     pub(crate) refusals: [Option<Refusal>; 2],
 }
@@ -63,6 +69,7 @@ impl Anchor {
 pub(crate) struct Planner {
     running: Option<Running>,
     speed: VirtualSpeed,
+    clock: ClampedClock,
 }
 
 /// The planner and the settings it runs by.
@@ -71,6 +78,8 @@ struct Running {
     frames: FrameLoop,
     /// The settings in force.
     applied: EvenstepSettings,
+    /// `Time<Virtual>::max_delta` as the budget was last set from it.
+    max_delta: Duration,
     /// What `Time<Fixed>::timestep` says while the step in force runs.
     nominal: Duration,
     /// Where `Time<Fixed>`'s clock stands against the planner's: anchored
@@ -86,6 +95,7 @@ impl Planner {
         Planner {
             running: None,
             speed: VirtualSpeed::new(),
+            clock: ClampedClock::new(),
         }
     }
 
@@ -94,19 +104,24 @@ impl Planner {
     /// pause and speed.
     pub(crate) fn plan(&mut self, readings: &Readings) -> Planned {
         let mirrored = self.speed.mirror(readings.paused, readings.relative_speed);
+        let clock = self.clock.frame(
+            readings.real,
+            readings.settings.budget.clamp(readings.max_delta),
+            mirrored.speed,
+        );
         let (running, refused_step) = if let Some(running) = &mut self.running {
             let refused = running.follow(readings);
             (running, refused)
         } else {
-            let (running, refused) = Running::start(readings);
+            let (running, refused) = Running::start(readings, clock.now);
             (self.running.insert(running), refused)
         };
         running.frames.set_speed(mirrored.speed);
         if mirrored.resumed {
             // As evenstep's `Loop`: the paused gap is not replayed.
-            running.frames.resync(readings.now);
+            running.frames.resync(clock.now);
         }
-        let plan = running.frames.begin_frame(readings.now);
+        let plan = running.frames.begin_frame(clock.now);
         running.left = running.anchor.elapsed_at(plan.sim_time());
         Planned {
             plan,
@@ -114,6 +129,7 @@ impl Planner {
             anchor: running.anchor,
             pacing: running.frames.pacing(),
             refresh_period: running.frames.refresh_period(),
+            beyond_max_delta: clock.cut,
             refusals: [refused_step, mirrored.refused],
         }
     }
@@ -127,7 +143,7 @@ impl Planner {
 impl Running {
     /// The planner of the first frame, anchored at it, and the step it
     /// refused, if any.
-    fn start(readings: &Readings) -> (Running, Option<Refusal>) {
+    fn start(readings: &Readings, now: Timestamp) -> (Running, Option<Refusal>) {
         let settings = readings.settings;
         let ((timestep, refused), nominal) = match settings.timestep {
             Some(timestep) => ((timestep, None), fixed_rate::nominal(timestep)),
@@ -136,10 +152,11 @@ impl Running {
                 readings.fixed_step,
             ),
         };
-        let budget = settings.budget.steps(timestep);
+        let budget = settings.budget.steps(timestep, readings.max_delta);
         let running = Running {
-            frames: FrameLoop::new(timestep, budget, readings.now).with_pacing(settings.pacing),
+            frames: FrameLoop::new(timestep, budget, now).with_pacing(settings.pacing),
             applied: settings,
+            max_delta: readings.max_delta,
             nominal,
             anchor: Anchor {
                 elapsed: readings.fixed_elapsed,
@@ -180,7 +197,7 @@ impl Running {
                 });
             }
         }
-        if !step_changed && settings == self.applied {
+        if !step_changed && settings == self.applied && readings.max_delta == self.max_delta {
             return refused;
         }
         if settings.timestep != self.applied.timestep {
@@ -197,9 +214,13 @@ impl Running {
         if settings.pacing != self.applied.pacing {
             self.frames.set_pacing(settings.pacing);
         }
-        self.frames
-            .set_budget(settings.budget.steps(self.frames.timestep()));
+        self.frames.set_budget(
+            settings
+                .budget
+                .steps(self.frames.timestep(), readings.max_delta),
+        );
         self.applied = settings;
+        self.max_delta = readings.max_delta;
         refused
     }
 }

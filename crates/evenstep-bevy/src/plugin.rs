@@ -15,7 +15,8 @@ use crate::settings::EvenstepSettings;
 /// plugins (`DefaultPlugins`, `MinimalPlugins`, or `TimePlugin` at least).
 ///
 /// It adds [`EvenstepSettings`] (keeping one already inserted), the
-/// [`Stall`] and [`Refusal`] messages and [`run_fixed_main_loop`] in
+/// [`Stall`] and [`Refusal`] messages (with the `reflect` feature, the
+/// plugin's types in the type registry) and [`run_fixed_main_loop`] in
 /// `RunFixedMainLoopSystems::FixedMainLoop`, and removes `bevy_time`'s
 /// `run_fixed_main_schedule` from there, so that `FixedMain` runs exactly
 /// the steps evenstep plans: at once when `TimePlugin` is already in the
@@ -43,6 +44,12 @@ impl Plugin for EvenstepPlugin {
                 RunFixedMainLoop,
                 run_fixed_main_loop.in_set(RunFixedMainLoopSystems::FixedMainLoop),
             );
+        #[cfg(feature = "reflect")]
+        app.register_type::<EvenstepSettings>()
+            .register_type::<crate::Budget>()
+            .register_type::<crate::FixedPlan>()
+            .register_type::<Stall>()
+            .register_type::<Refusal>();
         if app.is_plugin_added::<TimePlugin>() {
             // At once, for an app that is updated without `finish`.
             remove_bevys_runner(app);

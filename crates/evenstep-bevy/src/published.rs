@@ -5,6 +5,8 @@ use core::fmt;
 use core::time::Duration;
 
 use bevy_ecs::message::Message;
+#[cfg(feature = "reflect")]
+use bevy_ecs::reflect::ReflectResource;
 use bevy_ecs::resource::Resource;
 use evenstep_core::{Alpha, FramePlan, Nanos, Pacing, Speed, Timestep};
 
@@ -16,10 +18,19 @@ use evenstep_core::{Alpha, FramePlan, Nanos, Pacing, Speed, Timestep};
 /// frame's plan (read it as `Option<Res<FixedPlan>>` in `Startup` and
 /// `First`).
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "reflect",
+    derive(bevy_reflect::Reflect),
+    // Opaque: it holds the planner's `FramePlan`; read it through its
+    // accessors, or as its `Debug` text.
+    reflect(opaque),
+    reflect(Resource, Debug, PartialEq, Clone)
+)]
 pub struct FixedPlan {
     plan: FramePlan,
     pacing: Pacing,
     refresh_period: Option<Nanos>,
+    beyond_max_delta: Nanos,
 }
 
 impl FixedPlan {
@@ -27,11 +38,13 @@ impl FixedPlan {
         plan: FramePlan,
         pacing: Pacing,
         refresh_period: Option<Nanos>,
+        beyond_max_delta: Nanos,
     ) -> FixedPlan {
         FixedPlan {
             plan,
             pacing,
             refresh_period,
+            beyond_max_delta,
         }
     }
 
@@ -61,6 +74,14 @@ impl FixedPlan {
         self.plan.dropped().as_duration()
     }
 
+    /// The frame's real time beyond `Time<Virtual>::max_delta`, cut off
+    /// before the frame was planned, as Bevy's loop cuts it: under
+    /// [`Budget::MaxDelta`](crate::Budget::MaxDelta) only, zero otherwise
+    /// (the other budgets plan the whole real delta and drop steps).
+    pub const fn beyond_max_delta(&self) -> Duration {
+        self.beyond_max_delta.as_duration()
+    }
+
     /// Where between the last two steps to draw, in `[0, 1)`: what
     /// `Time<Fixed>::overstep_fraction` says, within `f32` rounding.
     pub const fn alpha(&self) -> Alpha {
@@ -85,8 +106,10 @@ impl FixedPlan {
     }
 }
 
-/// A frame whose budget dropped steps: written on every frame that does,
-/// after its steps have run.
+/// A frame whose budget dropped steps, or whose time
+/// [`Budget::MaxDelta`](crate::Budget::MaxDelta) cut to
+/// `Time<Virtual>::max_delta`: written on every frame that does, after its
+/// steps have run.
 ///
 /// # Examples
 ///
@@ -102,9 +125,18 @@ impl FixedPlan {
 /// # let _ = report_stalls;
 /// ```
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "reflect",
+    derive(bevy_reflect::Reflect),
+    reflect(Debug, PartialEq, Clone)
+)]
 pub struct Stall {
-    /// The real time since the previous frame.
+    /// The real time since the previous frame, whole.
     pub frame_delta: Duration,
+    /// The part of it beyond `Time<Virtual>::max_delta`, cut off before
+    /// planning under [`Budget::MaxDelta`](crate::Budget::MaxDelta): zero
+    /// under the other budgets.
+    pub beyond_max_delta: Duration,
     /// The whole steps the frame's time paid for.
     pub steps_due: u64,
     /// The steps that ran.
@@ -118,13 +150,18 @@ pub struct Stall {
 }
 
 impl Stall {
-    /// The stall `plan` reports, if its budget refused any step.
-    pub(crate) const fn of(plan: &FramePlan) -> Option<Stall> {
-        if !plan.clamped() {
+    /// The stall `plan` reports, if its budget refused any step or
+    /// `max_delta` cut `beyond_max_delta` off its frame.
+    pub(crate) const fn of(plan: &FramePlan, beyond_max_delta: Nanos) -> Option<Stall> {
+        if !plan.clamped() && beyond_max_delta.is_zero() {
             return None;
         }
         Some(Stall {
-            frame_delta: plan.raw_delta().as_duration(),
+            frame_delta: plan
+                .raw_delta()
+                .saturating_add(beyond_max_delta)
+                .as_duration(),
+            beyond_max_delta: beyond_max_delta.as_duration(),
             steps_due: plan.steps_due(),
             steps_run: plan.steps_run(),
             steps_dropped: plan.steps_dropped(),
@@ -152,6 +189,12 @@ impl Stall {
 /// # let _ = report_refusals;
 /// ```
 #[derive(Message, Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "reflect",
+    derive(bevy_reflect::Reflect),
+    reflect(opaque),
+    reflect(Debug, PartialEq, Clone)
+)]
 pub enum Refusal {
     /// `Time<Fixed>`'s step was changed while
     /// [`EvenstepSettings::timestep`](crate::EvenstepSettings::timestep)

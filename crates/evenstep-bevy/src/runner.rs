@@ -43,6 +43,7 @@ pub fn run_fixed_main_loop(world: &mut World) {
         anchor,
         pacing,
         refresh_period,
+        beyond_max_delta,
         refusals,
     } = world.resource_mut::<Planner>().plan(&readings);
     for refusal in refusals.into_iter().flatten() {
@@ -59,12 +60,12 @@ pub fn run_fixed_main_loop(world: &mut World) {
     set_overstep(&mut world.resource_mut::<Time<Fixed>>(), last_overstep);
     *world.resource_mut::<Time>() = world.resource::<Time<Virtual>>().as_generic();
 
-    let published = FixedPlan::new(plan, pacing, refresh_period);
+    let published = FixedPlan::new(plan, pacing, refresh_period, beyond_max_delta);
     match world.get_resource_mut::<FixedPlan>() {
         Some(mut current) => *current = published,
         None => world.insert_resource(published),
     }
-    if let Some(stall) = Stall::of(&plan) {
+    if let Some(stall) = Stall::of(&plan, beyond_max_delta) {
         world.write_message(stall);
     }
 }
@@ -76,7 +77,8 @@ fn read(world: &World) -> Readings {
     let fixed = world.resource::<Time<Fixed>>();
     let now = u64::try_from(real.elapsed().as_nanos()).unwrap_or(u64::MAX);
     Readings {
-        now: Timestamp::from_nanos(now),
+        real: Timestamp::from_nanos(now),
+        max_delta: virt.max_delta(),
         paused: virt.is_paused(),
         relative_speed: virt.relative_speed_f64(),
         settings: *world.resource::<EvenstepSettings>(),

@@ -53,6 +53,7 @@ fn a_200_ms_hitch_runs_the_budget_and_reports_the_rest() {
         stalls.as_slice(),
         [Stall {
             frame_delta: Duration::from_millis(200),
+            beyond_max_delta: Duration::ZERO,
             steps_due: 12,
             steps_run: 5,
             steps_dropped: 7,
