@@ -12,6 +12,10 @@ use std::sync::OnceLock;
 
 use evenstep_lab::{Cadence, Config, Profile, Report, Settings, TraceReport, default_suite};
 
+#[path = "support/judged.rs"]
+#[allow(dead_code, reason = "the captures' tests use the rest")]
+mod judged;
+
 fn suite() -> &'static Report {
     static SUITE: OnceLock<Report> = OnceLock::new();
     SUITE.get_or_init(|| {
@@ -190,18 +194,7 @@ fn with_display_feedback_the_default_is_never_worse_than_without_on_any_profile(
         let Some(sweep) = &trace.judged else {
             continue;
         };
-        let fed = &sweep.counts(Config::Feedback).wrong;
-        let unfed = &sweep.counts(Config::Locked).wrong;
-        let worst = fed
-            .iter()
-            .zip(unfed)
-            .map(|(&f, &u)| f.saturating_sub(u))
-            .max();
-        assert!(
-            fed.iter().sum::<u64>() <= unfed.iter().sum::<u64>() && worst <= Some(2),
-            "{}: with feedback {fed:?}, without {unfed:?}",
-            trace.name
-        );
+        judged::assert_feedback_never_worse(&trace.name, sweep);
     }
 }
 
