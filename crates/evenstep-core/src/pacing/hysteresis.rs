@@ -41,6 +41,59 @@ pub(crate) struct Hysteresis {
     owed: i128,
     /// Whether a frame has been learned since the start or a gap.
     learned: bool,
+    /// The pattern of the history as it stands, worked out once a frame
+    /// (see [`Pattern::of`]).
+    pattern: Pattern,
+}
+
+/// The fewest and most steps the next frame may run and stay typical of
+/// every window ending with it, and whether such a count exists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Pattern {
+    fewest: i64,
+    most: i64,
+    fits: bool,
+}
+
+impl Pattern {
+    /// The pattern of a history. Counts are far under 2⁶³ (steps a frame
+    /// are bounded by the budget); one that is not saturates.
+    const fn of(ran: &[u64; HISTORY], typical: &[u64; HISTORY]) -> Pattern {
+        let mut fewest = saturate(typical[0]);
+        let mut most = fewest.saturating_add(1);
+        let mut i = 0;
+        while i < HISTORY - 1 {
+            let left = saturate(typical[i + 1]).saturating_sub(saturate(ran[i]));
+            if left > most || left.saturating_add(1) < fewest {
+                return Pattern {
+                    fewest,
+                    most,
+                    fits: false,
+                };
+            }
+            if left > fewest {
+                fewest = left;
+            }
+            if left.saturating_add(1) < most {
+                most = left.saturating_add(1);
+            }
+            i += 1;
+        }
+        Pattern {
+            fewest,
+            most,
+            fits: true,
+        }
+    }
+}
+
+/// A count as an `i64`, saturating.
+const fn saturate(count: u64) -> i64 {
+    if count > i64::MAX as u64 {
+        i64::MAX
+    } else {
+        count as i64
+    }
 }
 
 impl Hysteresis {
@@ -58,6 +111,7 @@ impl Hysteresis {
         Hysteresis {
             ran: history,
             typical: history,
+            pattern: Pattern::of(&history, &history),
             owed: 0,
             learned: false,
         }
@@ -75,7 +129,7 @@ impl Hysteresis {
         let (bank, units, step) = (signed(bank), signed(units), i128::from(per_step));
         let give = step / 2;
         let owed = units + self.owed;
-        let (fewest, most, _) = self.pattern();
+        let (fewest, most) = (i128::from(self.pattern.fewest), i128::from(self.pattern.most));
         let plain = (bank + owed).div_euclid(step).max(0);
         let steps = if plain < fewest {
             (bank + owed + give).div_euclid(step).min(fewest)
@@ -108,9 +162,9 @@ impl Hysteresis {
     /// the history learns it, and a count outside a window's typical range
     /// moves that range to it.
     pub(crate) fn ran(&mut self, steps: u64) {
-        let (fewest, most, in_pattern) = self.pattern();
-        let steps_signed = i128::from(steps);
-        let off_pattern = !in_pattern || steps_signed < fewest || steps_signed > most;
+        let Pattern { fewest, most, fits } = self.pattern;
+        let counted = saturate(steps);
+        let off_pattern = !fits || counted < fewest || counted > most;
         for i in (1..HISTORY).rev() {
             self.ran[i] = self.ran[i - 1].saturating_add(steps);
         }
@@ -121,27 +175,12 @@ impl Hysteresis {
                 *typical = (*typical).clamp(ran.saturating_sub(1), ran);
             }
         }
+        self.pattern = Pattern::of(&self.ran, &self.typical);
     }
 
     /// Forgets the debt: the bank was moved by another rule (a snap).
     pub(crate) fn settle_debt(&mut self) {
         self.owed = 0;
-    }
-
-    /// The fewest and most steps the next frame may run and stay typical
-    /// of every window ending with it, and whether such a count exists.
-    fn pattern(&self) -> (i128, i128, bool) {
-        let mut fewest = i128::from(self.typical[0]);
-        let mut most = fewest + 1;
-        for i in 0..HISTORY - 1 {
-            let left = i128::from(self.typical[i + 1]) - i128::from(self.ran[i]);
-            if left > most || left + 1 < fewest {
-                return (fewest, most, false);
-            }
-            fewest = fewest.max(left);
-            most = most.min(left + 1);
-        }
-        (fewest, most, true)
     }
 
     /// The range of a frame's time, in units, that keeps the steps a frame

@@ -104,13 +104,12 @@ impl Referee {
     }
 
     /// Judges the frames in `slots` (those after the previous report, up to
-    /// the one reported), shown over `refreshes`, which are `units` of the
-    /// step's `per_step`.
+    /// the one reported), shown over the refreshes `shown` gives, and the
+    /// units of the step's `per_step` they are.
     pub(crate) fn judge(
         &mut self,
         slots: impl Iterator<Item = usize>,
-        refreshes: u64,
-        units: u128,
+        shown: impl FnOnce() -> (u64, u128),
         per_step: u64,
     ) {
         let (mut stamps, mut fed, mut predicted) = (0_u128, 0_u64, true);
@@ -124,6 +123,7 @@ impl Referee {
             fed += u64::from(self.fed[slot]);
             predicted &= self.predicted & (1 << slot) != 0;
         }
+        let (refreshes, units) = shown();
         let previous = self.previous.replace((units, stamps));
         let stamps_right = fits(stamps, units, per_step)
             && previous

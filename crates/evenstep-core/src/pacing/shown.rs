@@ -464,15 +464,17 @@ impl Shown {
         timestep: Timestep,
     ) {
         let (frame, at) = reported;
-        let gap = fixed(at.saturating_since(previous_shown).as_nanos());
-        let refreshes = (gap + period / 2) / period;
-        let span = Nanos::from_nanos(nanos(refreshes.saturating_mul(period)));
         let slots = (1..=frame.since(previous))
             .map(|n| slot_of(FrameId::from_raw(previous.get().wrapping_add(n))));
-        let units = timestep.nanos_to_units(span);
-        let count = refreshes.unsigned_abs();
-        self.referee
-            .judge(slots, count, units, timestep.units_per_step());
+        // The refreshes between the two showings, worked out only if the
+        // frames between are judged.
+        let shown = || {
+            let gap = fixed(at.saturating_since(previous_shown).as_nanos());
+            let refreshes = (gap + period / 2) / period;
+            let span = Nanos::from_nanos(nanos(refreshes.saturating_mul(period)));
+            (refreshes.unsigned_abs(), timestep.nanos_to_units(span))
+        };
+        self.referee.judge(slots, shown, timestep.units_per_step());
     }
 
     /// The timestamp `frame` was planned at, if a report may name it.
