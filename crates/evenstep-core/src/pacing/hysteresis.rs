@@ -92,7 +92,7 @@ const fn saturate(count: u64) -> i64 {
     if count > i64::MAX as u64 {
         i64::MAX
     } else {
-        count as i64
+        count.cast_signed()
     }
 }
 
