@@ -117,8 +117,14 @@
 //!
 //! # Features
 //!
-//! None. ggrs is used with its default features (no `sync-send`: a
-//! session lives on its loop's thread).
+//! - `sync-send`: mirrors ggrs's own. The game, its input, its snapshot
+//!   and a peer's address are `Send + Sync` ([`SyncSend`]), and so are a
+//!   [`Rollback`], the in-memory [`Link`] and its ends, so a session can
+//!   move to another thread or be shared. ggrs's `sync-send` changes the
+//!   bounds of its traits for the whole build: a build that enables
+//!   `ggrs/sync-send` anywhere (another crate's dependency included) must
+//!   enable this feature too, or this crate does not compile. Off by
+//!   default: a session lives on its loop's thread.
 #![forbid(unsafe_code)]
 
 mod checksum;
@@ -134,7 +140,7 @@ mod time_sync;
 mod transport;
 
 pub use forensics::{DesyncReport, FrameInputs, FrameLog, Replayed, replay_frames};
-pub use game::{PeerAddress, RollbackConfig, RollbackGame};
+pub use game::{PeerAddress, Predictor, RollbackConfig, RollbackGame, SyncSend};
 pub use ggrs;
 pub use rollback::{Attached, Rollback, RollbackStats};
 pub use session::{StepRateMismatch, ggrs_fps, session_builder};

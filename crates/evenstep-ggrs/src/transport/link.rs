@@ -3,9 +3,8 @@
 //! drops it. The link keeps its own time in ticks, moved by the host
 //! (once per frame, say), so a delay is a number of ticks, not a wait.
 
-use std::cell::RefCell;
 use std::fmt;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use ggrs::{Message, NonBlockingSocket};
 
@@ -112,16 +111,26 @@ struct Wire {
     stats: LinkStats,
 }
 
+/// The wire, shared by the link and its ends: behind a mutex so that a
+/// link and its ends are `Send + Sync` (sessions on other threads, with
+/// the `sync-send` feature). Nothing panics while holding it, and a wire
+/// left by a thread that panicked elsewhere is still whole packets.
+type Shared = Arc<Mutex<Wire>>;
+
+fn lock(wire: &Shared) -> MutexGuard<'_, Wire> {
+    wire.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// The link between two [`LinkEnd`]s, and its clock: the host moves it
 /// with [`advance`](Link::advance). Clones share the link.
 #[derive(Clone)]
 pub struct Link {
-    wire: Rc<RefCell<Wire>>,
+    wire: Shared,
 }
 
 impl fmt::Debug for Link {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let wire = self.wire.borrow();
+        let wire = lock(&self.wire);
         f.debug_struct("Link")
             .field("config", &wire.config)
             .field("now", &wire.now)
@@ -135,7 +144,7 @@ impl Link {
     /// A link with `config`, its delays and losses drawn from `seed`, and
     /// its two ends: [`LinkAddr(0)`](LinkAddr) and [`LinkAddr(1)`](LinkAddr).
     pub fn pair(config: LinkConfig, seed: u64) -> (Link, LinkEnd, LinkEnd) {
-        let wire = Rc::new(RefCell::new(Wire {
+        let wire = Arc::new(Mutex::new(Wire {
             config,
             random: SplitMix64::new(seed),
             now: 0,
@@ -144,7 +153,7 @@ impl Link {
             stats: LinkStats::default(),
         }));
         let end = |me, peer| LinkEnd {
-            wire: Rc::clone(&wire),
+            wire: Arc::clone(&wire),
             me: LinkAddr(me),
             peer: LinkAddr(peer),
         };
@@ -154,24 +163,24 @@ impl Link {
 
     /// Moves the link's clock on by `ticks`: packets due by then arrive.
     pub fn advance(&self, ticks: u64) {
-        let mut wire = self.wire.borrow_mut();
+        let mut wire = lock(&self.wire);
         wire.now = wire.now.saturating_add(ticks);
     }
 
     /// The link's clock, in ticks.
     pub fn now(&self) -> u64 {
-        self.wire.borrow().now
+        lock(&self.wire).now
     }
 
     /// What the link carried so far.
     pub fn stats(&self) -> LinkStats {
-        self.wire.borrow().stats
+        lock(&self.wire).stats
     }
 }
 
 /// One end of a [`Link`]: a ggrs socket sending to the other end.
 pub struct LinkEnd {
-    wire: Rc<RefCell<Wire>>,
+    wire: Shared,
     me: LinkAddr,
     peer: LinkAddr,
 }
@@ -200,7 +209,7 @@ impl LinkEnd {
 
 impl NonBlockingSocket<LinkAddr> for LinkEnd {
     fn send_to(&mut self, msg: &Message, addr: &LinkAddr) {
-        let mut wire = self.wire.borrow_mut();
+        let mut wire = lock(&self.wire);
         let wire = &mut *wire;
         wire.stats.sent += 1;
         let LinkConfig {
@@ -225,7 +234,7 @@ impl NonBlockingSocket<LinkAddr> for LinkEnd {
     }
 
     fn receive_all_messages(&mut self) -> Vec<(LinkAddr, Message)> {
-        let mut wire = self.wire.borrow_mut();
+        let mut wire = lock(&self.wire);
         let now = wire.now;
         let (mut arrived, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut wire.in_flight)
             .into_iter()

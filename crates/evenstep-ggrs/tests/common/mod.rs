@@ -9,10 +9,12 @@ use evenstep::input::{InputEvent, Key};
 use evenstep::{
     Loop, ManualClock, Pacing, PumpKind, PumpReport, StateHash, StepContext, Timestamp, Timestep,
 };
-use evenstep_ggrs::ggrs::{DesyncDetection, InputStatus, PlayerHandle, PlayerType};
+use evenstep_ggrs::ggrs::{
+    DesyncDetection, InputStatus, PlayerHandle, PlayerType, PredictRepeatLast,
+};
 use evenstep_ggrs::{
-    FrameLog, Link, LinkAddr, LinkConfig, LoopbackSocket, PeerAddress, Rollback, RollbackGame,
-    TimeSync, session_builder,
+    FrameLog, Link, LinkAddr, LinkConfig, LoopbackSocket, PeerAddress, Predictor, Rollback,
+    RollbackConfig, RollbackGame, TimeSync,
 };
 
 /// The walkers' state: what a snapshot holds and the hash covers.
@@ -154,26 +156,26 @@ impl Default for Setup {
 }
 
 /// One peer: its loop, the manual clock it runs on, and its session.
-pub struct Peer<A: PeerAddress> {
-    pub game_loop: Loop<Rollback<Walkers, A>>,
+pub struct Peer<A: PeerAddress, P: Predictor<u8> = PredictRepeatLast> {
+    pub game_loop: Loop<Rollback<Walkers, A, P>>,
     pub clock: ManualClock,
-    pub rollback: Rollback<Walkers, A>,
+    pub rollback: Rollback<Walkers, A, P>,
     /// Time submitted to the planner over the pumps, in the step's units.
     pub submitted: u128,
 }
 
-impl<A: PeerAddress> Peer<A> {
-    fn new(
+impl<A: PeerAddress, P: Predictor<u8>> Peer<A, P> {
+    pub fn new(
         setup: &Setup,
         me: PlayerHandle,
         peer: A,
         socket: impl evenstep_ggrs::ggrs::NonBlockingSocket<A> + 'static,
-    ) -> Peer<A> {
+    ) -> Peer<A, P> {
         let timestep = match setup.timestep_b {
             Some(timestep) if me == 1 => timestep,
             _ => setup.timestep,
         };
-        let mut builder = session_builder::<Walkers, A>(timestep)
+        let mut builder = RollbackConfig::<Walkers, A, P>::session_builder(timestep)
             .with_input_delay(setup.input_delay)
             .with_max_prediction_window(setup.max_prediction);
         if let Some(interval) = setup.desync_interval {
@@ -257,11 +259,11 @@ pub fn lone_peer(setup: Setup) -> (Link, Peer<LinkAddr>) {
 /// (false). ggrs's own timers (sync retries, keep-alives) run on the real
 /// clock and take hundreds of milliseconds: a run this fast never meets
 /// them.
-pub fn run_rounds<A: PeerAddress>(
-    peers: &mut [Peer<A>; 2],
+pub fn run_rounds<A: PeerAddress, P: Predictor<u8>>(
+    peers: &mut [Peer<A, P>; 2],
     link: &Link,
     rounds: u64,
-    mut round: impl FnMut(u64, &mut [Peer<A>; 2]) -> bool,
+    mut round: impl FnMut(u64, &mut [Peer<A, P>; 2]) -> bool,
 ) -> bool {
     for r in 0..rounds {
         if round(r, peers) {
@@ -279,6 +281,15 @@ pub fn ms(millis: u64) -> Timestamp {
 
 /// Two peers over an in-memory link.
 pub fn link_peers(setup: Setup, link: LinkConfig, seed: u64) -> (Link, [Peer<LinkAddr>; 2]) {
+    link_peers_predicting(setup, link, seed)
+}
+
+/// Two peers over an in-memory link, predicting with `P`.
+pub fn link_peers_predicting<P: Predictor<u8>>(
+    setup: Setup,
+    link: LinkConfig,
+    seed: u64,
+) -> (Link, [Peer<LinkAddr, P>; 2]) {
     let (link, a, b) = Link::pair(link, seed);
     let (peer_a, peer_b) = (a.peer(), b.peer());
     (
@@ -352,7 +363,7 @@ pub fn run<A: PeerAddress>(
     }
 }
 
-impl<A: PeerAddress> Peer<A> {
+impl<A: PeerAddress, P: Predictor<u8>> Peer<A, P> {
     /// Whole steps of time on this peer's clock.
     fn clock_frames(&self, step: Timestep) -> u64 {
         use evenstep::Clock;
