@@ -40,7 +40,8 @@
 //!   ([`DesyncReport`]: frame, peer, checksums), and can record every
 //!   confirmed frame in a [`FrameLog`]; [`replay_frames`] replays a log
 //!   offline and names the first frame whose recorded state the rules do
-//!   not give: the frame a peer went wrong.
+//!   not give: the frame a peer went wrong. [`first_difference`] names the
+//!   first frame two peers' logs disagree on.
 //! - **Transports.** [`LoopbackSocket`], UDP bound to 127.0.0.1 only, and
 //!   [`Link`], an in-memory link between two sessions in one process with
 //!   seeded delay and loss, for tests.
@@ -125,11 +126,19 @@
 //!   `ggrs/sync-send` anywhere (another crate's dependency included) must
 //!   enable this feature too, or this crate does not compile. Off by
 //!   default: a session lives on its loop's thread.
+//! - `serde`: a [`FrameLog`] and its [`FrameInputs`] serialize, with
+//!   evenstep's `serde` (ggrs's `InputStatus` by the names of its
+//!   variants), so peers can save their logs and one place can check them
+//!   ([`replay_frames`], [`first_difference`]). It also builds the
+//!   `evenstep-ggrs-logs` command, which does that for the peer command's
+//!   world.
 #![forbid(unsafe_code)]
 
 mod checksum;
 mod forensics;
 mod game;
+#[cfg(feature = "serde")]
+mod log_file;
 mod requests;
 mod rollback;
 mod seeded;
@@ -139,7 +148,9 @@ mod sync_test;
 mod time_sync;
 mod transport;
 
-pub use forensics::{DesyncReport, FrameInputs, FrameLog, Replayed, replay_frames};
+pub use forensics::{
+    DesyncReport, FrameInputs, FrameLog, Replayed, first_difference, replay_frames,
+};
 pub use game::{PeerAddress, Predictor, RollbackConfig, RollbackGame, SyncSend};
 pub use ggrs;
 pub use rollback::{Attached, Rollback, RollbackStats};
