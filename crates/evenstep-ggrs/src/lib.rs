@@ -44,7 +44,9 @@
 //!   first frame two peers' logs disagree on.
 //! - **Transports.** [`LoopbackSocket`], UDP bound to 127.0.0.1 only, and
 //!   [`Link`], an in-memory link between two sessions in one process with
-//!   seeded delay and loss, for tests.
+//!   seeded delay and loss, for tests. Across machines, ggrs's own
+//!   `UdpNonBlockingSocket` (the crate's `evenstep-ggrs-peer` command is
+//!   one peer over it: see the README).
 //!
 //! The checksum ggrs compares is the game's [`state_hash`](RollbackGame::state_hash)
 //! in its low 64 bits and the step rate in its high 64 (see
