@@ -42,9 +42,12 @@
 //!   offline and names the first frame whose recorded state the rules do
 //!   not give: the frame a peer went wrong. [`first_difference`] names the
 //!   first frame two peers' logs disagree on.
+//! - **Spectators.** [`Spectator`] runs a ggrs spectator session on a
+//!   loop: the host's confirmed frames, one per step, and when behind,
+//!   several in one step (see [`Spectator`] for how frames map to steps).
 //! - **Transports.** [`LoopbackSocket`], UDP bound to 127.0.0.1 only, and
-//!   [`Link`], an in-memory link between two sessions in one process with
-//!   seeded delay and loss, for tests. Across machines, ggrs's own
+//!   [`Link`], an in-memory link between two sessions in one process (and
+//!   a spectator's third end) with seeded delay and loss, for tests. Across machines, ggrs's own
 //!   `UdpNonBlockingSocket` (the crate's `evenstep-ggrs-peer` command is
 //!   one peer over it: see the README).
 //!
@@ -145,6 +148,7 @@ mod requests;
 mod rollback;
 mod seeded;
 mod session;
+mod spectator;
 mod steps;
 mod sync_test;
 mod time_sync;
@@ -157,6 +161,7 @@ pub use game::{PeerAddress, Predictor, RollbackConfig, RollbackGame, SyncSend};
 pub use ggrs;
 pub use rollback::{Attached, Rollback, RollbackStats};
 pub use session::{StepRateMismatch, ggrs_fps, session_builder};
+pub use spectator::{Spectator, SpectatorStats};
 pub use sync_test::{SyncTest, SyncTestError, SyncTestReport, sync_test};
 pub use time_sync::{TimeSync, TimeSyncError};
 pub use transport::link::{Link, LinkAddr, LinkConfig, LinkConfigError, LinkEnd, LinkStats};

@@ -43,7 +43,7 @@ use crate::time_sync::TimeSync;
 
 /// The most events kept for [`Rollback::take_events`]; older ones are
 /// dropped first.
-const MAX_EVENTS: usize = 256;
+pub(crate) const MAX_EVENTS: usize = 256;
 
 /// A ggrs P2P session of game `G` over addresses `A`, predicting remote
 /// inputs with `P` (see [`RollbackConfig`]), with what it saw: the state

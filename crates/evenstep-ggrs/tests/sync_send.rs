@@ -1,4 +1,4 @@
-//! With the `sync-send` feature, a rollback session, its game's input,
+//! With the `sync-send` feature, a rollback session, a spectator, its game's input,
 //! snapshot and address, the in-memory link and the loopback socket are
 //! `Send + Sync`: a session built on one thread runs its frames on another
 //! and is read from several at once.
@@ -11,6 +11,7 @@ use std::net::SocketAddr;
 use evenstep::{Loop, ManualClock, Pacing, PumpKind, Timestep};
 use evenstep_ggrs::{
     Link, LinkAddr, LinkConfig, LinkEnd, LoopbackSocket, Rollback, RollbackConfig, RollbackStats,
+    Spectator,
 };
 
 use common::{Setup, Walk, Walkers, compare_logs, link_peers, ms};
@@ -21,6 +22,7 @@ fn send_sync<T: Send + Sync>() {}
 fn the_session_its_types_and_the_transports_are_send_and_sync() {
     send_sync::<Rollback<Walkers, LinkAddr>>();
     send_sync::<Rollback<Walkers, SocketAddr>>();
+    send_sync::<Spectator<Walkers, LinkAddr>>();
     send_sync::<RollbackConfig<Walkers, LinkAddr>>();
     send_sync::<Walkers>();
     send_sync::<Walk>();

@@ -1,5 +1,6 @@
-//! An in-memory link between two sessions in one process: what one end
-//! sends, the other receives after a seeded delay, unless a seeded loss
+//! An in-memory link between two sessions in one process, and optionally
+//! a spectator of one of them: what one end sends to another, that end
+//! receives after a seeded delay, unless a seeded loss
 //! drops it. The link keeps its own time in ticks, moved by the host
 //! (once per frame, say), so a delay is a number of ticks, not a wait.
 
@@ -144,6 +145,25 @@ impl Link {
     /// A link with `config`, its delays and losses drawn from `seed`, and
     /// its two ends: [`LinkAddr(0)`](LinkAddr) and [`LinkAddr(1)`](LinkAddr).
     pub fn pair(config: LinkConfig, seed: u64) -> (Link, LinkEnd, LinkEnd) {
+        let link = Link::new(config, seed);
+        let (a, b) = (link.end(0, 1), link.end(1, 0));
+        (link, a, b)
+    }
+
+    /// A link as [`pair`](Link::pair) makes it, with a third end for a
+    /// spectator: [`LinkAddr(2)`](LinkAddr), whose peer is end 0, the host
+    /// it watches. The host registers it as `PlayerType::Spectator(LinkAddr(2))`
+    /// (at a handle of 2 or more in a two-player session), and the
+    /// spectator's session names end 0 as its host. Every packet between
+    /// any two ends is delayed and lost as `config` says, from one seeded
+    /// stream.
+    pub fn with_spectator(config: LinkConfig, seed: u64) -> (Link, LinkEnd, LinkEnd, LinkEnd) {
+        let link = Link::new(config, seed);
+        let (a, b, spectator) = (link.end(0, 1), link.end(1, 0), link.end(2, 0));
+        (link, a, b, spectator)
+    }
+
+    fn new(config: LinkConfig, seed: u64) -> Link {
         let wire = Arc::new(Mutex::new(Wire {
             config,
             random: SplitMix64::new(seed),
@@ -152,13 +172,15 @@ impl Link {
             in_flight: Vec::new(),
             stats: LinkStats::default(),
         }));
-        let end = |me, peer| LinkEnd {
-            wire: Arc::clone(&wire),
+        Link { wire }
+    }
+
+    fn end(&self, me: u8, peer: u8) -> LinkEnd {
+        LinkEnd {
+            wire: Arc::clone(&self.wire),
             me: LinkAddr(me),
             peer: LinkAddr(peer),
-        };
-        let (a, b) = (end(0, 1), end(1, 0));
-        (Link { wire }, a, b)
+        }
     }
 
     /// Moves the link's clock on by `ticks`: packets due by then arrive.
@@ -201,7 +223,7 @@ impl LinkEnd {
     }
 
     /// The other end's address: what this end's session registers as its
-    /// `PlayerType::Remote`.
+    /// `PlayerType::Remote` (for a spectator's end, its host).
     pub fn peer(&self) -> LinkAddr {
         self.peer
     }

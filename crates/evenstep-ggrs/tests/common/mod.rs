@@ -169,6 +169,7 @@ impl<A: PeerAddress, P: Predictor<u8>> Peer<A, P> {
         setup: &Setup,
         me: PlayerHandle,
         peer: A,
+        spectator: Option<A>,
         socket: impl evenstep_ggrs::ggrs::NonBlockingSocket<A> + 'static,
     ) -> Peer<A, P> {
         let timestep = match setup.timestep_b {
@@ -181,13 +182,18 @@ impl<A: PeerAddress, P: Predictor<u8>> Peer<A, P> {
         if let Some(interval) = setup.desync_interval {
             builder = builder.with_desync_detection_mode(DesyncDetection::On { interval });
         }
-        let session = builder
+        builder = builder
             .add_player(PlayerType::Local, me)
             .unwrap()
             .add_player(PlayerType::Remote(peer), 1 - me)
-            .unwrap()
-            .start_p2p_session(socket)
             .unwrap();
+        if let Some(spectator) = spectator {
+            // Spectators' handles come after the players'.
+            builder = builder
+                .add_player(PlayerType::Spectator(spectator), 2)
+                .unwrap();
+        }
+        let session = builder.start_p2p_session(socket).unwrap();
         let mut game = Walkers::new(0xA5A5 + me as u64);
         if me == 1 {
             game.nudge_at = setup.nudge_b;
@@ -240,8 +246,8 @@ pub fn udp_peers(setup: Setup) -> [Peer<SocketAddr>; 2] {
     let b = LoopbackSocket::bind(0).unwrap();
     let (addr_a, addr_b) = (a.local_addr().unwrap(), b.local_addr().unwrap());
     [
-        Peer::new(&setup, 0, addr_b, a),
-        Peer::new(&setup, 1, addr_a, b),
+        Peer::new(&setup, 0, addr_b, None, a),
+        Peer::new(&setup, 1, addr_a, None, b),
     ]
 }
 
@@ -250,7 +256,7 @@ pub fn udp_peers(setup: Setup) -> [Peer<SocketAddr>; 2] {
 pub fn lone_peer(setup: Setup) -> (Link, Peer<LinkAddr>) {
     let (link, a, _b) = Link::pair(LinkConfig::PERFECT, 1);
     let peer = a.peer();
-    (link, Peer::new(&setup, 0, peer, a))
+    (link, Peer::new(&setup, 0, peer, None, a))
 }
 
 /// Runs the peers on their manual clocks alone, never the real clock:
@@ -284,6 +290,25 @@ pub fn link_peers(setup: Setup, link: LinkConfig, seed: u64) -> (Link, [Peer<Lin
     link_peers_predicting(setup, link, seed)
 }
 
+/// Two peers over an in-memory link, peer A hosting a spectator at the
+/// link's third end, returned for the spectator's session.
+pub fn hosted_peers(
+    setup: Setup,
+    link: LinkConfig,
+    seed: u64,
+) -> (Link, [Peer<LinkAddr>; 2], evenstep_ggrs::LinkEnd) {
+    let (link, a, b, spectator) = Link::with_spectator(link, seed);
+    let (peer_a, peer_b, watcher) = (a.peer(), b.peer(), spectator.addr());
+    (
+        link,
+        [
+            Peer::new(&setup, 0, peer_a, Some(watcher), a),
+            Peer::new(&setup, 1, peer_b, None, b),
+        ],
+        spectator,
+    )
+}
+
 /// Two peers over an in-memory link, predicting with `P`.
 pub fn link_peers_predicting<P: Predictor<u8>>(
     setup: Setup,
@@ -295,8 +320,8 @@ pub fn link_peers_predicting<P: Predictor<u8>>(
     (
         link,
         [
-            Peer::new(&setup, 0, peer_a, a),
-            Peer::new(&setup, 1, peer_b, b),
+            Peer::new(&setup, 0, peer_a, None, a),
+            Peer::new(&setup, 1, peer_b, None, b),
         ],
     )
 }
