@@ -51,7 +51,8 @@ pub(crate) const MAX_EVENTS: usize = 256;
 ///
 /// # Examples
 ///
-/// See the crate documentation and `examples/two_peers.rs`.
+/// See the crate documentation and the repository's
+/// [`two_peers` example](https://github.com/evenstep/evenstep/blob/main/crates/evenstep-demo/examples/two_peers.rs).
 pub struct Rollback<
     G: RollbackGame,
     A: PeerAddress = SocketAddr,
