@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the demo page into a folder any static file server serves, and
+# Builds the demo page (evenstep-demo's `page` example) into a folder any static file server serves, and
 # prints that folder's absolute path, alone, on standard output (everything
 # else goes to standard error):
 #
@@ -27,11 +27,11 @@ if [ "$have" != "$wanted" ]; then
     exit 1
 fi
 
-cargo build --release --target wasm32-unknown-unknown -p evenstep-web --example page >&2
+cargo build --release --target wasm32-unknown-unknown -p evenstep-demo --example page >&2
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name page \
     "$target_dir/wasm32-unknown-unknown/release/examples/page.wasm" >&2
-cp "$here/page/index.html" "$out/index.html"
+cp "$root/crates/evenstep-demo/examples/page/index.html" "$out/index.html"
 echo "built the demo page in $out" >&2
 echo "$out"

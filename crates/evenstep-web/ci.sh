@@ -35,8 +35,9 @@ fi
 chromium --version
 
 step "browser: lints of the page (wasm32) and the browser tests"
-cargo clippy -p evenstep-web --target wasm32-unknown-unknown --lib --example page -- -D warnings
-cargo clippy -p evenstep-web --test browser -- -D warnings
+cargo clippy -p evenstep-web --target wasm32-unknown-unknown --lib -- -D warnings
+cargo clippy -p evenstep-demo --target wasm32-unknown-unknown --example page -- -D warnings
+cargo clippy -p evenstep-demo --test browser -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc -p evenstep-web --no-deps --target wasm32-unknown-unknown
 
 step "browser: the demo page in headless Chromium (the tests fail, never skip, without it)"

@@ -10,4 +10,4 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 "$here/build-page.sh"
 cd "$here/../.."
-cargo test -p evenstep-web --test browser -- "$@"
+cargo test -p evenstep-demo --test browser -- "$@"

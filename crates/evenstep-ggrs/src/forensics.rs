@@ -82,6 +82,39 @@ pub fn replay_frames<G: RollbackGame>(
     Ok((report, state.game))
 }
 
+/// The first frame two peers' logs both hold and disagree on: its input
+/// values, or the state hash after it. `None` if they agree on every
+/// frame both hold. Statuses are not compared: one frame's input is
+/// `Predicted` on one peer and `Confirmed` on another when the prediction
+/// was right (see [`FrameInputs`]).
+///
+/// The session names the first frame whose checksums it compared and found
+/// different, a multiple of its desync interval; the logs name the frame
+/// itself. [`replay_frames`] then says which peer left the rules there.
+pub fn first_difference<I: PartialEq>(a: &FrameLog<I>, b: &FrameLog<I>) -> Option<u64> {
+    let same_values = |a: &FrameInputs<I>, b: &FrameInputs<I>| {
+        a.0.len() == b.0.len() && a.0.iter().zip(&b.0).all(|(x, y)| x.0 == y.0)
+    };
+    let inputs = a
+        .events()
+        .iter()
+        .zip(b.events())
+        .find(|((tick_a, a), (tick_b, b))| tick_a != tick_b || !same_values(a, b))
+        .map(|((tick_a, _), (tick_b, _))| *tick_a.min(tick_b));
+    let hashes = a
+        .checkpoints()
+        .iter()
+        .zip(b.checkpoints())
+        .find(|(a, b)| a != b)
+        .map(|((tick_a, _), (tick_b, _))| *tick_a.min(tick_b));
+    let both = a.ticks().min(b.ticks());
+    [inputs, hashes]
+        .into_iter()
+        .flatten()
+        .filter(|&tick| tick < both)
+        .min()
+}
+
 /// The first desync the session reported: ggrs compares checksums every
 /// interval and reports a desync again at each one, so it is kept once.
 ///

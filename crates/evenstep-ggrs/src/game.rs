@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 use std::net::SocketAddr;
 
 use evenstep::{StepContext, Timestep};
-use ggrs::{Config, InputStatus, PlayerHandle, PredictRepeatLast};
+use ggrs::{Config, InputPredictor, InputStatus, PlayerHandle, PredictRepeatLast, SessionBuilder};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -18,6 +18,9 @@ use serde::de::DeserializeOwned;
 /// ggrs owns the frame number: it may load an older snapshot and advance
 /// the same frames again, several times in one pump, so a game's frame
 /// counter lives in its state (and its snapshot), never in the loop's tick.
+///
+/// With the `sync-send` feature the game, its input and its snapshot are
+/// `Send + Sync` too ([`SyncSend`]), as ggrs's `sync-send` asks.
 ///
 /// # Examples
 ///
@@ -49,18 +52,25 @@ use serde::de::DeserializeOwned;
 ///     }
 /// }
 /// ```
-pub trait RollbackGame: 'static {
+pub trait RollbackGame: SyncSend + 'static {
     /// One player's input for one frame: the only game data sent over the
     /// network. Its [`Default`] is "no input", which ggrs hands out for a
     /// disconnected player and before a remote player's first input.
     /// Inputs that hold state (buttons held) predict better than inputs that
     /// mark transitions (pressed this frame): ggrs predicts a missing input
     /// by repeating the last one.
-    type Input: Copy + PartialEq + Default + Serialize + DeserializeOwned + fmt::Debug + 'static;
+    type Input: Copy
+        + PartialEq
+        + Default
+        + Serialize
+        + DeserializeOwned
+        + fmt::Debug
+        + SyncSend
+        + 'static;
 
     /// A saved state: what [`save`](RollbackGame::save) returns and
     /// [`load`](RollbackGame::load) restores.
-    type Snapshot: Clone + 'static;
+    type Snapshot: Clone + SyncSend + 'static;
 
     /// The state as it is now, frame counter included.
     fn save(&self) -> Self::Snapshot;
@@ -98,13 +108,69 @@ pub trait RollbackGame: 'static {
     fn local_input(&self, handle: PlayerHandle, step: &StepContext<'_>) -> Self::Input;
 }
 
-/// The ggrs [`Config`] of a [`RollbackGame`] `G` over addresses `A`: `G`'s
-/// input and snapshot, and ggrs's [`PredictRepeatLast`] predictor. Build
-/// sessions with `SessionBuilder::<RollbackConfig<G, A>>` (or
-/// [`session_builder`](crate::session_builder)).
-pub struct RollbackConfig<G, A = SocketAddr>(PhantomData<(G, A)>);
+/// `Send + Sync` with the `sync-send` feature, and nothing without it: the
+/// bound this crate puts on a game, its input, its snapshot and a peer's
+/// address, mirroring the bound ggrs's own `sync-send` feature puts on its
+/// `Config`. Every type meets it that meets those bounds; nothing
+/// implements it by hand.
+#[cfg(feature = "sync-send")]
+pub trait SyncSend: Send + Sync {}
 
-impl<G, A> fmt::Debug for RollbackConfig<G, A> {
+#[cfg(feature = "sync-send")]
+impl<T: Send + Sync + ?Sized> SyncSend for T {}
+
+/// `Send + Sync` with the `sync-send` feature, and nothing without it: the
+/// bound this crate puts on a game, its input, its snapshot and a peer's
+/// address, mirroring the bound ggrs's own `sync-send` feature puts on its
+/// `Config`. Every type meets it; nothing implements it by hand.
+#[cfg(not(feature = "sync-send"))]
+pub trait SyncSend {}
+
+#[cfg(not(feature = "sync-send"))]
+impl<T: ?Sized> SyncSend for T {}
+
+/// The ggrs [`Config`] of a [`RollbackGame`] `G` over addresses `A`,
+/// predicting a remote input that has not arrived with `P`: `G`'s input
+/// and snapshot, and by default ggrs's [`PredictRepeatLast`] (right for
+/// inputs that hold state, such as buttons held). ggrs 0.13 takes the
+/// predictor as a type, so it is chosen here, once, for every peer: peers
+/// may predict differently without a desync (a prediction is only ever
+/// corrected), but a predictor that fits the input rolls back less.
+///
+/// Build sessions with [`RollbackConfig::session_builder`] (any
+/// predictor) or [`session_builder`](crate::session_builder) (the
+/// default one).
+///
+/// # Examples
+///
+/// A game whose inputs mark transitions (pressed this frame) predicts
+/// "nothing pressed" better than "the same again":
+///
+/// ```
+/// # use evenstep::{StepContext, Timestep};
+/// # use ggrs::{InputStatus, PlayerHandle};
+/// use evenstep_ggrs::{LinkAddr, RollbackConfig, RollbackGame};
+/// use ggrs::PredictDefault;
+/// # struct Taps;
+/// # impl RollbackGame for Taps {
+/// #     type Input = u8;
+/// #     type Snapshot = ();
+/// #     fn save(&self) {}
+/// #     fn load(&mut self, _: &()) {}
+/// #     fn state_hash(&self) -> u64 { 0 }
+/// #     fn advance(&mut self, _: &[(u8, InputStatus)], _: Timestep) {}
+/// #     fn local_input(&self, _: PlayerHandle, _: &StepContext<'_>) -> u8 { 0 }
+/// # }
+///
+/// let builder = RollbackConfig::<Taps, LinkAddr, PredictDefault>::session_builder(Timestep::HZ_60);
+/// ```
+pub struct RollbackConfig<G, A = SocketAddr, P = PredictRepeatLast>(PhantomData<Tag<G, A, P>>);
+
+/// What a configuration names, as a function pointer: the configuration is
+/// a type-level tag, `Send` and `Sync` whatever it names.
+type Tag<G, A, P> = fn() -> (G, A, P);
+
+impl<G, A, P> fmt::Debug for RollbackConfig<G, A, P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("RollbackConfig")
     }
@@ -112,14 +178,35 @@ impl<G, A> fmt::Debug for RollbackConfig<G, A> {
 
 /// What ggrs needs of a peer's address: [`SocketAddr`] for UDP,
 /// [`LinkAddr`](crate::LinkAddr) for the in-memory link, or any transport's
-/// own.
-pub trait PeerAddress: Clone + PartialEq + Eq + Hash + fmt::Debug + 'static {}
+/// own (`Send + Sync` too with the `sync-send` feature).
+pub trait PeerAddress: Clone + PartialEq + Eq + Hash + fmt::Debug + SyncSend + 'static {}
 
-impl<A: Clone + PartialEq + Eq + Hash + fmt::Debug + 'static> PeerAddress for A {}
+impl<A: Clone + PartialEq + Eq + Hash + fmt::Debug + SyncSend + 'static> PeerAddress for A {}
 
-impl<G: RollbackGame, A: PeerAddress> Config for RollbackConfig<G, A> {
+/// What a predictor needs to be: ggrs's [`InputPredictor`] of the game's
+/// input, as a type.
+pub trait Predictor<I>: InputPredictor<I> + 'static {}
+
+impl<I, P: InputPredictor<I> + 'static> Predictor<I> for P {}
+
+impl<G: RollbackGame, A: PeerAddress, P: Predictor<G::Input>> Config for RollbackConfig<G, A, P> {
     type Input = G::Input;
-    type InputPredictor = PredictRepeatLast;
+    type InputPredictor = P;
     type State = G::Snapshot;
     type Address = A;
+}
+
+impl<G: RollbackGame, A: PeerAddress, P: Predictor<G::Input>> RollbackConfig<G, A, P> {
+    /// A ggrs session builder for game `G` over addresses `A` predicting
+    /// with `P`, told the frame rate of `timestep`
+    /// ([`ggrs_fps`](crate::ggrs_fps)). Add the players, the input delay
+    /// and desync detection, then start the session.
+    pub fn session_builder(timestep: Timestep) -> SessionBuilder<RollbackConfig<G, A, P>> {
+        let builder = SessionBuilder::new();
+        // `with_fps` refuses only 0, and `ggrs_fps` is at least 1.
+        match builder.with_fps(crate::ggrs_fps(timestep)) {
+            Ok(builder) => builder,
+            Err(_) => SessionBuilder::new(),
+        }
+    }
 }

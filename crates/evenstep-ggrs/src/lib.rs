@@ -40,10 +40,16 @@
 //!   ([`DesyncReport`]: frame, peer, checksums), and can record every
 //!   confirmed frame in a [`FrameLog`]; [`replay_frames`] replays a log
 //!   offline and names the first frame whose recorded state the rules do
-//!   not give: the frame a peer went wrong.
+//!   not give: the frame a peer went wrong. [`first_difference`] names the
+//!   first frame two peers' logs disagree on.
+//! - **Spectators.** [`Spectator`] runs a ggrs spectator session on a
+//!   loop: the host's confirmed frames, one per step, and when behind,
+//!   several in one step (see [`Spectator`] for how frames map to steps).
 //! - **Transports.** [`LoopbackSocket`], UDP bound to 127.0.0.1 only, and
-//!   [`Link`], an in-memory link between two sessions in one process with
-//!   seeded delay and loss, for tests.
+//!   [`Link`], an in-memory link between two sessions in one process (and
+//!   a spectator's third end) with seeded delay and loss, for tests. Across machines, ggrs's own
+//!   `UdpNonBlockingSocket` (the crate's `evenstep-ggrs-peer` command is
+//!   one peer over it: see the README).
 //!
 //! The checksum ggrs compares is the game's [`state_hash`](RollbackGame::state_hash)
 //! in its low 64 bits and the step rate in its high 64 (see
@@ -117,27 +123,45 @@
 //!
 //! # Features
 //!
-//! None. ggrs is used with its default features (no `sync-send`: a
-//! session lives on its loop's thread).
+//! - `sync-send`: mirrors ggrs's own. The game, its input, its snapshot
+//!   and a peer's address are `Send + Sync` ([`SyncSend`]), and so are a
+//!   [`Rollback`], the in-memory [`Link`] and its ends, so a session can
+//!   move to another thread or be shared. ggrs's `sync-send` changes the
+//!   bounds of its traits for the whole build: a build that enables
+//!   `ggrs/sync-send` anywhere (another crate's dependency included) must
+//!   enable this feature too, or this crate does not compile. Off by
+//!   default: a session lives on its loop's thread.
+//! - `serde`: a [`FrameLog`] and its [`FrameInputs`] serialize, with
+//!   evenstep's `serde` (ggrs's `InputStatus` by the names of its
+//!   variants), so peers can save their logs and one place can check them
+//!   ([`replay_frames`], [`first_difference`]). It also builds the
+//!   `evenstep-ggrs-logs` command, which does that for the peer command's
+//!   world.
 #![forbid(unsafe_code)]
 
 mod checksum;
 mod forensics;
 mod game;
+#[cfg(feature = "serde")]
+mod log_file;
 mod requests;
 mod rollback;
 mod seeded;
 mod session;
+mod spectator;
 mod steps;
 mod sync_test;
 mod time_sync;
 mod transport;
 
-pub use forensics::{DesyncReport, FrameInputs, FrameLog, Replayed, replay_frames};
-pub use game::{PeerAddress, RollbackConfig, RollbackGame};
+pub use forensics::{
+    DesyncReport, FrameInputs, FrameLog, Replayed, first_difference, replay_frames,
+};
+pub use game::{PeerAddress, Predictor, RollbackConfig, RollbackGame, SyncSend};
 pub use ggrs;
 pub use rollback::{Attached, Rollback, RollbackStats};
 pub use session::{StepRateMismatch, ggrs_fps, session_builder};
+pub use spectator::{Spectator, SpectatorStats};
 pub use sync_test::{SyncTest, SyncTestError, SyncTestReport, sync_test};
 pub use time_sync::{TimeSync, TimeSyncError};
 pub use transport::link::{Link, LinkAddr, LinkConfig, LinkConfigError, LinkEnd, LinkStats};

@@ -7,7 +7,7 @@ use ggrs::{Frame, GgrsRequest, InputStatus};
 
 use crate::checksum::checksum;
 
-use crate::game::{PeerAddress, RollbackConfig, RollbackGame};
+use crate::game::{PeerAddress, Predictor, RollbackConfig, RollbackGame};
 
 /// What a run of requests did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -24,16 +24,17 @@ pub(crate) struct Fulfilled {
 /// Carries out `requests` on `game`, in order. `frame` is the frame the
 /// game's state is at, kept up to date; `advanced` hears of every frame
 /// advanced, with its inputs, after the advance.
-pub(crate) fn fulfil<G, A>(
+pub(crate) fn fulfil<G, A, P>(
     game: &mut G,
     frame: &mut Frame,
-    requests: Vec<GgrsRequest<RollbackConfig<G, A>>>,
+    requests: Vec<GgrsRequest<RollbackConfig<G, A, P>>>,
     timestep: Timestep,
     mut advanced: impl FnMut(&G, Frame, &[(G::Input, InputStatus)]),
 ) -> Fulfilled
 where
     G: RollbackGame,
     A: PeerAddress,
+    P: Predictor<G::Input>,
 {
     let mut done = Fulfilled::default();
     for request in requests {

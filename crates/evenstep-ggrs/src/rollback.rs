@@ -30,11 +30,12 @@ use std::net::SocketAddr;
 
 use evenstep::{FramePlan, Loop, Speed, StepContext, SubscriberId, Timestep};
 use ggrs::{
-    Config, Frame, GgrsError, GgrsEvent, GgrsRequest, P2PSession, PlayerHandle, SessionState,
+    Config, Frame, GgrsError, GgrsEvent, GgrsRequest, P2PSession, PlayerHandle, PredictRepeatLast,
+    SessionState,
 };
 
 use crate::forensics::{DesyncReport, FrameLog, FrameRecorder};
-use crate::game::{PeerAddress, RollbackConfig, RollbackGame};
+use crate::game::{PeerAddress, Predictor, RollbackConfig, RollbackGame};
 use crate::requests::fulfil;
 use crate::session::StepRateMismatch;
 use crate::steps::PumpSteps;
@@ -42,17 +43,23 @@ use crate::time_sync::TimeSync;
 
 /// The most events kept for [`Rollback::take_events`]; older ones are
 /// dropped first.
-const MAX_EVENTS: usize = 256;
+pub(crate) const MAX_EVENTS: usize = 256;
 
-/// A ggrs P2P session of game `G` over addresses `A`, with what it saw:
-/// the state of a [`Loop`] that [`Rollback::attach`] set up.
+/// A ggrs P2P session of game `G` over addresses `A`, predicting remote
+/// inputs with `P` (see [`RollbackConfig`]), with what it saw: the state
+/// of a [`Loop`] that [`Rollback::attach`] set up.
 ///
 /// # Examples
 ///
-/// See the crate documentation and `examples/two_peers.rs`.
-pub struct Rollback<G: RollbackGame, A: PeerAddress = SocketAddr> {
+/// See the crate documentation and the repository's
+/// [`two_peers` example](https://github.com/evenstep/evenstep/blob/main/crates/evenstep-demo/examples/two_peers.rs).
+pub struct Rollback<
+    G: RollbackGame,
+    A: PeerAddress = SocketAddr,
+    P: Predictor<G::Input> = PredictRepeatLast,
+> {
     game: G,
-    session: P2PSession<RollbackConfig<G, A>>,
+    session: P2PSession<RollbackConfig<G, A, P>>,
     /// The step the session was built for: every peer's frames last it.
     timestep: Timestep,
     local_handles: Vec<PlayerHandle>,
@@ -64,7 +71,7 @@ pub struct Rollback<G: RollbackGame, A: PeerAddress = SocketAddr> {
     /// The pump in progress: its steps, the frames owed to skip, and the
     /// frame whose input ggrs took and that waits.
     pump: PumpSteps<G::Input>,
-    seen: Seen<RollbackConfig<G, A>>,
+    seen: Seen<RollbackConfig<G, A, P>>,
     recorder: Option<FrameRecorder<G::Input>>,
 }
 
@@ -124,7 +131,7 @@ pub struct Attached {
     pub update: SubscriberId,
 }
 
-impl<G: RollbackGame, A: PeerAddress> Rollback<G, A> {
+impl<G: RollbackGame, A: PeerAddress, P: Predictor<G::Input>> Rollback<G, A, P> {
     /// The game, at frame 0 (its opening state, equal on every peer), and
     /// a session started for it (`SessionBuilder::start_p2p_session`) for
     /// steps of `timestep`: the one given to
@@ -137,9 +144,9 @@ impl<G: RollbackGame, A: PeerAddress> Rollback<G, A> {
     /// compares (see [`DesyncReport`]).
     pub fn new(
         game: G,
-        session: P2PSession<RollbackConfig<G, A>>,
+        session: P2PSession<RollbackConfig<G, A, P>>,
         timestep: Timestep,
-    ) -> Rollback<G, A> {
+    ) -> Rollback<G, A, P> {
         let mut local_handles = session.local_player_handles();
         local_handles.sort_unstable();
         Rollback {
@@ -167,7 +174,7 @@ impl<G: RollbackGame, A: PeerAddress> Rollback<G, A> {
     /// whose pump runs at another speed than the session wants asks for
     /// it again, so a speed the host set is taken back from the next pump.
     #[must_use = "the rollback is returned with the time sync set"]
-    pub fn with_time_sync(mut self, time_sync: TimeSync) -> Rollback<G, A> {
+    pub fn with_time_sync(mut self, time_sync: TimeSync) -> Rollback<G, A, P> {
         self.time_sync = time_sync;
         self
     }
@@ -176,7 +183,7 @@ impl<G: RollbackGame, A: PeerAddress> Rollback<G, A> {
     /// in a [frame log](crate::FrameLog) at the session's step, for
     /// [`replay_frames`](crate::replay_frames) to check offline.
     #[must_use = "the rollback is returned recording frames"]
-    pub fn recording_frames(mut self) -> Rollback<G, A> {
+    pub fn recording_frames(mut self) -> Rollback<G, A, P> {
         self.recorder = Some(FrameRecorder::new(self.timestep));
         self
     }
@@ -186,7 +193,7 @@ impl<G: RollbackGame, A: PeerAddress> Rollback<G, A> {
     /// session's frames. Attach before registering any other update: the
     /// session's update must be the first of each step, since it may give
     /// the step back before anything changes.
-    pub fn attach(game_loop: &mut Loop<Rollback<G, A>>) -> Attached {
+    pub fn attach(game_loop: &mut Loop<Rollback<G, A, P>>) -> Attached {
         let before_steps = game_loop.on_before_steps(Rollback::before_steps);
         let update = game_loop.on_update(Rollback::step);
         Attached {
@@ -209,13 +216,13 @@ impl<G: RollbackGame, A: PeerAddress> Rollback<G, A> {
 
     /// The ggrs session: network statistics, disconnecting a player,
     /// changing the input delay.
-    pub fn session(&self) -> &P2PSession<RollbackConfig<G, A>> {
+    pub fn session(&self) -> &P2PSession<RollbackConfig<G, A, P>> {
         &self.session
     }
 
     /// The ggrs session, to change it. Advancing it or draining its events
     /// here takes them from the loop's steps.
-    pub fn session_mut(&mut self) -> &mut P2PSession<RollbackConfig<G, A>> {
+    pub fn session_mut(&mut self) -> &mut P2PSession<RollbackConfig<G, A, P>> {
         &mut self.session
     }
 
@@ -256,7 +263,7 @@ impl<G: RollbackGame, A: PeerAddress> Rollback<G, A> {
     /// recommendations and desyncs (carried out and reported by the
     /// session's steps): synchronization, interruptions and disconnections.
     /// At most the newest 256 are kept.
-    pub fn take_events(&mut self) -> Vec<GgrsEvent<RollbackConfig<G, A>>> {
+    pub fn take_events(&mut self) -> Vec<GgrsEvent<RollbackConfig<G, A, P>>> {
         self.seen.events.drain(..).collect()
     }
 
@@ -387,7 +394,7 @@ impl<G: RollbackGame, A: PeerAddress> Rollback<G, A> {
     /// session's frame before the advance. Returns its frame after.
     fn carry_out(
         &mut self,
-        requests: Vec<GgrsRequest<RollbackConfig<G, A>>>,
+        requests: Vec<GgrsRequest<RollbackConfig<G, A, P>>>,
         timestep: Timestep,
         (before, confirmed): (Frame, Frame),
     ) -> Frame {
@@ -488,7 +495,9 @@ impl<T: Config> Seen<T> {
     }
 }
 
-impl<G: RollbackGame, A: PeerAddress> std::fmt::Debug for Rollback<G, A> {
+impl<G: RollbackGame, A: PeerAddress, P: Predictor<G::Input>> std::fmt::Debug
+    for Rollback<G, A, P>
+{
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Rollback")
             .field("frame", &self.frame)

@@ -30,18 +30,16 @@ pub fn ggrs_fps(timestep: Timestep) -> usize {
     usize::try_from(rounded).unwrap_or(usize::MAX).max(1)
 }
 
-/// A ggrs session builder for game `G` over addresses `A`, told the frame
-/// rate of `timestep` ([`ggrs_fps`]). Add the players, the input delay and
-/// desync detection, then start the session.
+/// A ggrs session builder for game `G` over addresses `A`, with ggrs's
+/// [`PredictRepeatLast`](ggrs::PredictRepeatLast), told the frame rate of
+/// `timestep` ([`ggrs_fps`]). Add the players, the input delay and desync
+/// detection, then start the session. For another predictor, name it in
+/// the configuration: [`RollbackConfig::session_builder`] (a function's
+/// type parameters take no default, a type's do).
 pub fn session_builder<G: RollbackGame, A: PeerAddress>(
     timestep: Timestep,
 ) -> SessionBuilder<RollbackConfig<G, A>> {
-    let builder = SessionBuilder::new();
-    // `with_fps` refuses only 0, and `ggrs_fps` is at least 1.
-    match builder.with_fps(ggrs_fps(timestep)) {
-        Ok(builder) => builder,
-        Err(_) => SessionBuilder::new(),
-    }
+    RollbackConfig::<G, A>::session_builder(timestep)
 }
 
 /// A session refused at a step: it was built for one fixed step

@@ -48,13 +48,18 @@ impl<I> PumpSteps<I> {
     /// are skipped, across pumps if need be.
     pub(crate) fn next_step_skips(&mut self) -> Option<u64> {
         let index = self.begun;
-        self.begun += 1;
+        self.step_begins();
         if self.skips_owed == 0 || index < self.planned.saturating_sub(self.skips_owed) {
             return None;
         }
         let skipped = self.planned.saturating_sub(index).max(1);
         self.skips_owed = self.skips_owed.saturating_sub(skipped);
         Some(skipped)
+    }
+
+    /// A step begins, counted for [`rest`](PumpSteps::rest).
+    pub(crate) fn step_begins(&mut self) {
+        self.begun += 1;
     }
 
     /// The running step and those after it in the pump.

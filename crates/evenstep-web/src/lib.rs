@@ -148,8 +148,9 @@
 //! // Keep `page_loop`: dropping it stops the game and releases its callbacks.
 //! ```
 //!
-//! The `page` example is the bouncing-ball demo in a canvas, sharing its
-//! world with the window demo; the crate's README says how to build and
+//! The [demo page](https://github.com/evenstep/evenstep/blob/main/crates/evenstep-demo/examples/page.rs)
+//! (the repository's `evenstep-demo`) is the bouncing-ball demo in a
+//! canvas, sharing its world with the window demo; the crate's README says how to build and
 //! open it, and how to run the tests in a real headless Chromium.
 #![forbid(unsafe_code)]
 

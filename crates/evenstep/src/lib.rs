@@ -207,8 +207,3 @@ pub mod planner {
     pub use crate::tally_record::FrameStatsRecord;
     pub use evenstep_core::{FrameLoop, FrameStats, Step, Steps};
 }
-
-// The README's examples are compiled and run as doctests, so they never rot.
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
-struct ReadmeDoctests;

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use evenstep::{Loop, ManualClock, PumpKind};
 
-#[path = "../../evenstep-core/tests/support/counting_alloc.rs"]
+#[path = "support/counting_alloc.rs"]
 mod counting_alloc;
 
 use counting_alloc::allocations_in;

@@ -80,25 +80,6 @@ pub(crate) fn fixed(app: &App) -> Time<Fixed> {
     *app.world().resource::<Time<Fixed>>()
 }
 
-/// The `present_ms` column of one of the lab's captures, in nanoseconds:
-/// milliseconds with four decimals, so each is exact.
-pub(crate) fn capture(name: &str) -> Vec<u64> {
-    let path = format!(
-        "{}/../evenstep-lab/traces/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
-    text.lines()
-        .skip(1)
-        .map(|row| {
-            let present = row.split(',').next().unwrap_or_default();
-            let (whole, fraction) = present.split_once('.').unwrap_or((present, ""));
-            let fraction = format!("{fraction:0<6}");
-            whole.parse::<u64>().unwrap() * 1_000_000 + fraction.parse::<u64>().unwrap()
-        })
-        .collect()
-}
-
 /// `frames` frames of a display at `events / per_seconds` Hz, from 0, each
 /// stamp moved by up to `jitter_ns` either way by an xorshift of `seed`
 /// (never before 0).

@@ -1,7 +1,8 @@
-//! A counting global allocator for the zero-allocation tests of every crate:
-//! it forwards to `System` and counts the allocations a thread makes while
-//! it measures. Shared by path, as each test crate needs its own
-//! `#[global_allocator]`.
+//! A counting global allocator for the zero-allocation tests: it forwards to
+//! `System` and counts the allocations a thread makes while it measures.
+//! Included by path, as each test binary needs its own `#[global_allocator]`.
+//! `evenstep` keeps the same file in its own tests, so that each crate's
+//! allocation tests run from its package.
 // A global allocator must implement the unsafe `GlobalAlloc` trait; this file
 // only forwards to `System` and counts.
 #![allow(unsafe_code)]

@@ -1,11 +1,11 @@
-//! An in-memory link between two sessions in one process: what one end
-//! sends, the other receives after a seeded delay, unless a seeded loss
+//! An in-memory link between two sessions in one process, and optionally
+//! a spectator of one of them: what one end sends to another, that end
+//! receives after a seeded delay, unless a seeded loss
 //! drops it. The link keeps its own time in ticks, moved by the host
 //! (once per frame, say), so a delay is a number of ticks, not a wait.
 
-use std::cell::RefCell;
 use std::fmt;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use ggrs::{Message, NonBlockingSocket};
 
@@ -112,16 +112,26 @@ struct Wire {
     stats: LinkStats,
 }
 
+/// The wire, shared by the link and its ends: behind a mutex so that a
+/// link and its ends are `Send + Sync` (sessions on other threads, with
+/// the `sync-send` feature). Nothing panics while holding it, and a wire
+/// left by a thread that panicked elsewhere is still whole packets.
+type Shared = Arc<Mutex<Wire>>;
+
+fn lock(wire: &Shared) -> MutexGuard<'_, Wire> {
+    wire.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// The link between two [`LinkEnd`]s, and its clock: the host moves it
 /// with [`advance`](Link::advance). Clones share the link.
 #[derive(Clone)]
 pub struct Link {
-    wire: Rc<RefCell<Wire>>,
+    wire: Shared,
 }
 
 impl fmt::Debug for Link {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let wire = self.wire.borrow();
+        let wire = lock(&self.wire);
         f.debug_struct("Link")
             .field("config", &wire.config)
             .field("now", &wire.now)
@@ -135,7 +145,26 @@ impl Link {
     /// A link with `config`, its delays and losses drawn from `seed`, and
     /// its two ends: [`LinkAddr(0)`](LinkAddr) and [`LinkAddr(1)`](LinkAddr).
     pub fn pair(config: LinkConfig, seed: u64) -> (Link, LinkEnd, LinkEnd) {
-        let wire = Rc::new(RefCell::new(Wire {
+        let link = Link::new(config, seed);
+        let (a, b) = (link.end(0, 1), link.end(1, 0));
+        (link, a, b)
+    }
+
+    /// A link as [`pair`](Link::pair) makes it, with a third end for a
+    /// spectator: [`LinkAddr(2)`](LinkAddr), whose peer is end 0, the host
+    /// it watches. The host registers it as `PlayerType::Spectator(LinkAddr(2))`
+    /// (at a handle of 2 or more in a two-player session), and the
+    /// spectator's session names end 0 as its host. Every packet between
+    /// any two ends is delayed and lost as `config` says, from one seeded
+    /// stream.
+    pub fn with_spectator(config: LinkConfig, seed: u64) -> (Link, LinkEnd, LinkEnd, LinkEnd) {
+        let link = Link::new(config, seed);
+        let (a, b, spectator) = (link.end(0, 1), link.end(1, 0), link.end(2, 0));
+        (link, a, b, spectator)
+    }
+
+    fn new(config: LinkConfig, seed: u64) -> Link {
+        let wire = Arc::new(Mutex::new(Wire {
             config,
             random: SplitMix64::new(seed),
             now: 0,
@@ -143,35 +172,37 @@ impl Link {
             in_flight: Vec::new(),
             stats: LinkStats::default(),
         }));
-        let end = |me, peer| LinkEnd {
-            wire: Rc::clone(&wire),
+        Link { wire }
+    }
+
+    fn end(&self, me: u8, peer: u8) -> LinkEnd {
+        LinkEnd {
+            wire: Arc::clone(&self.wire),
             me: LinkAddr(me),
             peer: LinkAddr(peer),
-        };
-        let (a, b) = (end(0, 1), end(1, 0));
-        (Link { wire }, a, b)
+        }
     }
 
     /// Moves the link's clock on by `ticks`: packets due by then arrive.
     pub fn advance(&self, ticks: u64) {
-        let mut wire = self.wire.borrow_mut();
+        let mut wire = lock(&self.wire);
         wire.now = wire.now.saturating_add(ticks);
     }
 
     /// The link's clock, in ticks.
     pub fn now(&self) -> u64 {
-        self.wire.borrow().now
+        lock(&self.wire).now
     }
 
     /// What the link carried so far.
     pub fn stats(&self) -> LinkStats {
-        self.wire.borrow().stats
+        lock(&self.wire).stats
     }
 }
 
 /// One end of a [`Link`]: a ggrs socket sending to the other end.
 pub struct LinkEnd {
-    wire: Rc<RefCell<Wire>>,
+    wire: Shared,
     me: LinkAddr,
     peer: LinkAddr,
 }
@@ -192,7 +223,7 @@ impl LinkEnd {
     }
 
     /// The other end's address: what this end's session registers as its
-    /// `PlayerType::Remote`.
+    /// `PlayerType::Remote` (for a spectator's end, its host).
     pub fn peer(&self) -> LinkAddr {
         self.peer
     }
@@ -200,7 +231,7 @@ impl LinkEnd {
 
 impl NonBlockingSocket<LinkAddr> for LinkEnd {
     fn send_to(&mut self, msg: &Message, addr: &LinkAddr) {
-        let mut wire = self.wire.borrow_mut();
+        let mut wire = lock(&self.wire);
         let wire = &mut *wire;
         wire.stats.sent += 1;
         let LinkConfig {
@@ -225,7 +256,7 @@ impl NonBlockingSocket<LinkAddr> for LinkEnd {
     }
 
     fn receive_all_messages(&mut self) -> Vec<(LinkAddr, Message)> {
-        let mut wire = self.wire.borrow_mut();
+        let mut wire = lock(&self.wire);
         let now = wire.now;
         let (mut arrived, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut wire.in_flight)
             .into_iter()

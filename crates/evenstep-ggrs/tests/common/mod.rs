@@ -9,10 +9,12 @@ use evenstep::input::{InputEvent, Key};
 use evenstep::{
     Loop, ManualClock, Pacing, PumpKind, PumpReport, StateHash, StepContext, Timestamp, Timestep,
 };
-use evenstep_ggrs::ggrs::{DesyncDetection, InputStatus, PlayerHandle, PlayerType};
+use evenstep_ggrs::ggrs::{
+    DesyncDetection, InputStatus, PlayerHandle, PlayerType, PredictRepeatLast,
+};
 use evenstep_ggrs::{
-    FrameLog, Link, LinkAddr, LinkConfig, LoopbackSocket, PeerAddress, Rollback, RollbackGame,
-    TimeSync, session_builder,
+    FrameLog, Link, LinkAddr, LinkConfig, LoopbackSocket, PeerAddress, Predictor, Rollback,
+    RollbackConfig, RollbackGame, TimeSync,
 };
 
 /// The walkers' state: what a snapshot holds and the hash covers.
@@ -154,38 +156,44 @@ impl Default for Setup {
 }
 
 /// One peer: its loop, the manual clock it runs on, and its session.
-pub struct Peer<A: PeerAddress> {
-    pub game_loop: Loop<Rollback<Walkers, A>>,
+pub struct Peer<A: PeerAddress, P: Predictor<u8> = PredictRepeatLast> {
+    pub game_loop: Loop<Rollback<Walkers, A, P>>,
     pub clock: ManualClock,
-    pub rollback: Rollback<Walkers, A>,
+    pub rollback: Rollback<Walkers, A, P>,
     /// Time submitted to the planner over the pumps, in the step's units.
     pub submitted: u128,
 }
 
-impl<A: PeerAddress> Peer<A> {
-    fn new(
+impl<A: PeerAddress, P: Predictor<u8>> Peer<A, P> {
+    pub fn new(
         setup: &Setup,
         me: PlayerHandle,
         peer: A,
+        spectator: Option<A>,
         socket: impl evenstep_ggrs::ggrs::NonBlockingSocket<A> + 'static,
-    ) -> Peer<A> {
+    ) -> Peer<A, P> {
         let timestep = match setup.timestep_b {
             Some(timestep) if me == 1 => timestep,
             _ => setup.timestep,
         };
-        let mut builder = session_builder::<Walkers, A>(timestep)
+        let mut builder = RollbackConfig::<Walkers, A, P>::session_builder(timestep)
             .with_input_delay(setup.input_delay)
             .with_max_prediction_window(setup.max_prediction);
         if let Some(interval) = setup.desync_interval {
             builder = builder.with_desync_detection_mode(DesyncDetection::On { interval });
         }
-        let session = builder
+        builder = builder
             .add_player(PlayerType::Local, me)
             .unwrap()
             .add_player(PlayerType::Remote(peer), 1 - me)
-            .unwrap()
-            .start_p2p_session(socket)
             .unwrap();
+        if let Some(spectator) = spectator {
+            // Spectators' handles come after the players'.
+            builder = builder
+                .add_player(PlayerType::Spectator(spectator), 2)
+                .unwrap();
+        }
+        let session = builder.start_p2p_session(socket).unwrap();
         let mut game = Walkers::new(0xA5A5 + me as u64);
         if me == 1 {
             game.nudge_at = setup.nudge_b;
@@ -238,8 +246,8 @@ pub fn udp_peers(setup: Setup) -> [Peer<SocketAddr>; 2] {
     let b = LoopbackSocket::bind(0).unwrap();
     let (addr_a, addr_b) = (a.local_addr().unwrap(), b.local_addr().unwrap());
     [
-        Peer::new(&setup, 0, addr_b, a),
-        Peer::new(&setup, 1, addr_a, b),
+        Peer::new(&setup, 0, addr_b, None, a),
+        Peer::new(&setup, 1, addr_a, None, b),
     ]
 }
 
@@ -248,7 +256,7 @@ pub fn udp_peers(setup: Setup) -> [Peer<SocketAddr>; 2] {
 pub fn lone_peer(setup: Setup) -> (Link, Peer<LinkAddr>) {
     let (link, a, _b) = Link::pair(LinkConfig::PERFECT, 1);
     let peer = a.peer();
-    (link, Peer::new(&setup, 0, peer, a))
+    (link, Peer::new(&setup, 0, peer, None, a))
 }
 
 /// Runs the peers on their manual clocks alone, never the real clock:
@@ -257,11 +265,11 @@ pub fn lone_peer(setup: Setup) -> (Link, Peer<LinkAddr>) {
 /// (false). ggrs's own timers (sync retries, keep-alives) run on the real
 /// clock and take hundreds of milliseconds: a run this fast never meets
 /// them.
-pub fn run_rounds<A: PeerAddress>(
-    peers: &mut [Peer<A>; 2],
+pub fn run_rounds<A: PeerAddress, P: Predictor<u8>>(
+    peers: &mut [Peer<A, P>; 2],
     link: &Link,
     rounds: u64,
-    mut round: impl FnMut(u64, &mut [Peer<A>; 2]) -> bool,
+    mut round: impl FnMut(u64, &mut [Peer<A, P>; 2]) -> bool,
 ) -> bool {
     for r in 0..rounds {
         if round(r, peers) {
@@ -279,13 +287,41 @@ pub fn ms(millis: u64) -> Timestamp {
 
 /// Two peers over an in-memory link.
 pub fn link_peers(setup: Setup, link: LinkConfig, seed: u64) -> (Link, [Peer<LinkAddr>; 2]) {
+    link_peers_predicting(setup, link, seed)
+}
+
+/// Two peers over an in-memory link, peer A hosting a spectator at the
+/// link's third end, returned for the spectator's session.
+pub fn hosted_peers(
+    setup: Setup,
+    link: LinkConfig,
+    seed: u64,
+) -> (Link, [Peer<LinkAddr>; 2], evenstep_ggrs::LinkEnd) {
+    let (link, a, b, spectator) = Link::with_spectator(link, seed);
+    let (peer_a, peer_b, watcher) = (a.peer(), b.peer(), spectator.addr());
+    (
+        link,
+        [
+            Peer::new(&setup, 0, peer_a, Some(watcher), a),
+            Peer::new(&setup, 1, peer_b, None, b),
+        ],
+        spectator,
+    )
+}
+
+/// Two peers over an in-memory link, predicting with `P`.
+pub fn link_peers_predicting<P: Predictor<u8>>(
+    setup: Setup,
+    link: LinkConfig,
+    seed: u64,
+) -> (Link, [Peer<LinkAddr, P>; 2]) {
     let (link, a, b) = Link::pair(link, seed);
     let (peer_a, peer_b) = (a.peer(), b.peer());
     (
         link,
         [
-            Peer::new(&setup, 0, peer_a, a),
-            Peer::new(&setup, 1, peer_b, b),
+            Peer::new(&setup, 0, peer_a, None, a),
+            Peer::new(&setup, 1, peer_b, None, b),
         ],
     )
 }
@@ -352,7 +388,7 @@ pub fn run<A: PeerAddress>(
     }
 }
 
-impl<A: PeerAddress> Peer<A> {
+impl<A: PeerAddress, P: Predictor<u8>> Peer<A, P> {
     /// Whole steps of time on this peer's clock.
     fn clock_frames(&self, step: Timestep) -> u64 {
         use evenstep::Clock;

@@ -10,27 +10,27 @@
 //! ```
 //!
 //! The browser session is the browser tests' own, included from
-//! `crates/evenstep-web/tests/support/`.
+//! `crates/evenstep-demo/tests/support/`.
 
-#[path = "../../../../../crates/evenstep-web/tests/support/cdp.rs"]
+#[path = "../../../../../crates/evenstep-demo/tests/support/cdp.rs"]
 #[allow(
     dead_code,
     reason = "the test harness's support, of which the measuring run uses a part"
 )]
 mod cdp;
-#[path = "../../../../../crates/evenstep-web/tests/support/chromium.rs"]
+#[path = "../../../../../crates/evenstep-demo/tests/support/chromium.rs"]
 #[allow(
     dead_code,
     reason = "the test harness's support, of which the measuring run uses a part"
 )]
 mod chromium;
-#[path = "../../../../../crates/evenstep-web/tests/support/server.rs"]
+#[path = "../../../../../crates/evenstep-demo/tests/support/server.rs"]
 #[allow(
     dead_code,
     reason = "the test harness's support, of which the measuring run uses a part"
 )]
 mod server;
-#[path = "../../../../../crates/evenstep-web/tests/support/session.rs"]
+#[path = "../../../../../crates/evenstep-demo/tests/support/session.rs"]
 #[allow(
     dead_code,
     reason = "the test harness's support, of which the measuring run uses a part"

@@ -2,7 +2,7 @@
 //! the window is shown and while it is hidden, and the frame gaps the loop
 //! saw. Prints a Markdown table (the figures in evenstep-winit's README
 //! come from it). The window is the bounce example's, whose code this
-//! includes from `crates/evenstep-winit/examples/support/`.
+//! includes from `crates/evenstep-demo/examples/support/`.
 //!
 //! ```text
 //! cd bench/experiments
@@ -11,13 +11,13 @@
 //!
 //! Each phase lasts `--seconds` (default 5) after a one-second warm-up.
 
-#[path = "../../../../../crates/evenstep-winit/examples/support/bounce_window.rs"]
+#[path = "../../../../../crates/evenstep-demo/examples/support/bounce_window.rs"]
 mod bounce_window;
-#[path = "../../../../../crates/evenstep-winit/examples/support/cpu_time.rs"]
+#[path = "../../../../../crates/evenstep-demo/examples/support/cpu_time.rs"]
 mod cpu_time;
-#[path = "../../../../../crates/evenstep-winit/examples/support/keys.rs"]
+#[path = "../../../../../crates/evenstep-demo/examples/support/keys.rs"]
 mod keys;
-#[path = "../../../../../crates/evenstep-winit/examples/support/present.rs"]
+#[path = "../../../../../crates/evenstep-demo/examples/support/present.rs"]
 mod present;
 
 use std::cell::RefCell;

@@ -4,6 +4,8 @@
 //! runs, `Time<Fixed>` at the plan's simulation time and its overstep
 //! fraction at the plan's alpha.
 
+// The plugin's own test app, from its tests.
+#[path = "../../evenstep-bevy/tests/support/mod.rs"]
 mod support;
 
 use core::time::Duration;
@@ -63,7 +65,7 @@ fn run_side_by_side(stamps: &[u64], hz: f64, timestep: Timestep, pacing: Pacing)
 
 #[test]
 fn the_plugin_runs_the_planners_steps_over_a_60_hz_capture() {
-    let stamps = support::capture("csgo_60hz_composed.csv");
+    let stamps = capture("csgo_60hz_composed.csv");
     assert_eq!(stamps.len(), 4_265);
     for pacing in pacings() {
         run_side_by_side(&stamps, 60.0, Timestep::HZ_60, pacing);
@@ -77,7 +79,7 @@ fn the_plugin_runs_the_planners_steps_over_120_hz_captures() {
         "farcrynewdawn_120hz_composed.csv",
         "residentevil2_120hz_composed.csv",
     ] {
-        let stamps = support::capture(name);
+        let stamps = capture(name);
         for pacing in pacings() {
             run_side_by_side(&stamps, 60.0, Timestep::HZ_60, pacing);
         }
@@ -138,4 +140,23 @@ fn a_clock_that_goes_back_plans_as_the_planner_does() {
         // 100 ms: 6 due, 5 run; 0; 70 ms: 4; 0; 20 ms: 1.
         assert_eq!(run_side_by_side(&stamps, 60.0, Timestep::HZ_60, pacing), 10);
     }
+}
+
+/// The `present_ms` column of one of the lab's captures, in nanoseconds:
+/// milliseconds with four decimals, so each is exact.
+fn capture(name: &str) -> Vec<u64> {
+    let path = format!(
+        "{}/../evenstep-lab/traces/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
+    text.lines()
+        .skip(1)
+        .map(|row| {
+            let present = row.split(',').next().unwrap_or_default();
+            let (whole, fraction) = present.split_once('.').unwrap_or((present, ""));
+            let fraction = format!("{fraction:0<6}");
+            whole.parse::<u64>().unwrap() * 1_000_000 + fraction.parse::<u64>().unwrap()
+        })
+        .collect()
 }

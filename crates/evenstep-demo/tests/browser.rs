@@ -16,7 +16,7 @@
 //!
 //! ```text
 //! crates/evenstep-web/build-page.sh
-//! cargo test -p evenstep-web --test browser
+//! cargo test -p evenstep-demo --test browser
 //! ```
 //!
 //! One browser serves every scenario, each in a tab of its own, in order.

@@ -8,7 +8,7 @@
 //! the recording is replayed against a fresh world.
 //!
 //! ```text
-//! cargo run -p evenstep-winit --example own_handler -- --seconds 3
+//! cargo run -p evenstep-demo --example own_handler -- --seconds 3
 //! ```
 //!
 //! With `--seconds N` it taps N at half a second and R at one second, as a

@@ -3,7 +3,7 @@
 //! frame along the bottom. Run it with
 //!
 //! ```text
-//! cargo run -p evenstep-winit --example bounce
+//! cargo run -p evenstep-demo --example bounce
 //! ```
 //!
 //! Keys: I interpolation on/off, P or space pause, S one step, + and -

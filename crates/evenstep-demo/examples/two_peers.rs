@@ -5,7 +5,12 @@
 //! rollbacks and frames ahead, then the checksums of the last frame both
 //! confirmed.
 //!
-//! `cargo run -p evenstep-ggrs --example two_peers`
+//! `cargo run -p evenstep-demo --example two_peers`
+
+#![allow(
+    clippy::disallowed_methods,
+    reason = "the example plays for a few seconds on the host's clock"
+)]
 
 use std::error::Error;
 use std::time::{Duration, Instant};

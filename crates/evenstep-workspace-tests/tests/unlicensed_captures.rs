@@ -4,7 +4,7 @@
 //! ignored by a plain `cargo test`; run them with
 //!
 //! ```sh
-//! cargo test -p evenstep-lab --test unlicensed_captures -- --ignored
+//! cargo test -p evenstep-workspace-tests --test unlicensed_captures -- --ignored
 //! ```
 //!
 //! and they fail, saying where the captures were looked for, when the
@@ -33,7 +33,9 @@ use std::path::{Path, PathBuf};
 
 use evenstep_lab::{Config, Rate, Settings, SweepReport, judge_file};
 
-#[path = "support/judged.rs"]
+// The lab's own judging of its captures (`real_captures.rs` runs it on the
+// three the repository carries).
+#[path = "../../evenstep-lab/tests/support/judged.rs"]
 mod judged;
 use judged::{beats_both_baselines, better_baseline, total};
 
@@ -115,7 +117,7 @@ fn the_issue_targets_the_lab_readme_lists_as_met_are_met() {
 fn every_fixed_refresh_capture_is_measured_at_the_rate_its_display_times_show() {
     // All nine, the three in the repository included: the rate, and what
     // it was measured from (the variable refresh one is refused, below).
-    let carried = concat!(env!("CARGO_MANIFEST_DIR"), "/traces");
+    let carried = concat!(env!("CARGO_MANIFEST_DIR"), "/../evenstep-lab/traces");
     let measured = [
         (
             "csgo_60hz_composed",
@@ -187,7 +189,7 @@ fn the_variable_refresh_capture_is_not_judged_without_a_rate() {
 #[test]
 #[ignore = "reads ../shared/traces beside the repository: run with --ignored"]
 fn with_feedback_the_default_is_within_the_better_baseline_on_five_of_six_composed_captures() {
-    let carried = concat!(env!("CARGO_MANIFEST_DIR"), "/traces");
+    let carried = concat!(env!("CARGO_MANIFEST_DIR"), "/../evenstep-lab/traces");
     let composed = [
         (Path::new(carried).join("csgo_60hz_composed.csv"), 1_784),
         (

@@ -176,7 +176,7 @@ impl Status {
 }
 
 /// The repository's root: the nearest folder above the crate being built
-/// that holds `crates/evenstep-web` (the crate itself, for the browser
+/// that holds `crates/evenstep-web` (`crates/evenstep-demo`, for the browser
 /// tests; `bench/experiments/browser`, for the measuring run).
 pub(crate) fn workspace() -> PathBuf {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -216,9 +216,8 @@ fn check_page(workspace: &Path, page: &Path) -> Result<(), String> {
         "crates/evenstep/src",
         "crates/evenstep-demo/src",
         "crates/evenstep-web/src",
-        "crates/evenstep-web/examples/page.rs",
-        "crates/evenstep-web/examples/page",
-        "crates/evenstep-web/page",
+        "crates/evenstep-demo/examples/page.rs",
+        "crates/evenstep-demo/examples/page",
     ];
     for source in sources {
         if let Some((newest, file)) = newest(&workspace.join(source))

@@ -1,6 +1,6 @@
-//! The check every published crate's `tests/readme.rs` runs: each Rust
-//! example in a README is one of the crate doc's examples, line for line
-//! (less the lines a doctest hides).
+//! The check of every published crate's README: each Rust example in it is
+//! one of the crate doc's examples, line for line (less the lines a doctest
+//! hides).
 
 /// The code blocks of Markdown `text`: each block's info string (`rust`,
 /// `no_run`, empty) and its lines.

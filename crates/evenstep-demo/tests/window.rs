@@ -10,7 +10,7 @@
 //! These need a display. Run them under Xvfb with 24-bit colour:
 //!
 //! ```text
-//! xvfb-run -a -s "-screen 0 1024x768x24" cargo test -p evenstep-winit --test window
+//! xvfb-run -a -s "-screen 0 1024x768x24" cargo test -p evenstep-demo --test window
 //! ```
 //!
 //! winit allows one event loop per process, on the main thread, so this is
