@@ -129,7 +129,10 @@ impl Hysteresis {
         let (bank, units, step) = (signed(bank), signed(units), i128::from(per_step));
         let give = step / 2;
         let owed = units + self.owed;
-        let (fewest, most) = (i128::from(self.pattern.fewest), i128::from(self.pattern.most));
+        let (fewest, most) = (
+            i128::from(self.pattern.fewest),
+            i128::from(self.pattern.most),
+        );
         let plain = (bank + owed).div_euclid(step).max(0);
         let steps = if plain < fewest {
             (bank + owed + give).div_euclid(step).min(fewest)
