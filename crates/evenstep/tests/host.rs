@@ -390,3 +390,38 @@ fn a_worker_that_has_fallen_behind_still_takes_a_stop_between_rounds() {
     // stop asked at the 100th ends the room after its pump.
     assert_eq!(ended.lock().unwrap()[0].stats.steps, 102);
 }
+
+#[test]
+fn rooms_added_in_a_burst_are_built_between_the_pumps_of_rooms_due_and_none_drops_a_step() {
+    // Fifty rooms asked for at once, each taking 10 ms of the clock to build,
+    // behind a 60 Hz room: building them all before its next pump would leave
+    // it half a second (30 steps) behind, past its budget of 5 steps. The
+    // worker builds rooms only until one is due, pumps it, and goes on.
+    let clock = ManualClock::new();
+    let (host, ended) = host(&clock, Duration::ZERO, 1);
+    let handle = host.handle();
+    add(&handle, 60, 60);
+    for _ in 0..50 {
+        let building = clock.clone();
+        handle
+            .add(move |setup| {
+                building.advance(Duration::from_millis(10));
+                Ok::<_, String>(Room::new(room(&setup, 60, 1), 0))
+            })
+            .unwrap();
+    }
+    handle.drain();
+    host.spawn().unwrap().join().unwrap();
+    let ended = ended.lock().unwrap();
+    assert_eq!(ended.len(), 51);
+    let first = ended.iter().find(|r| r.id.get() == 0).unwrap();
+    assert_eq!(first.stats.steps, 60);
+    assert_eq!(first.stats.dropped_steps, 0);
+    // Never later than one room's build.
+    assert!(
+        first.stats.lateness.max < Nanos::from_millis(10),
+        "{:?}",
+        first.stats.lateness
+    );
+    assert!(ended.iter().all(|r| r.stats.dropped_steps == 0));
+}

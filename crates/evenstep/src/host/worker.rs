@@ -5,7 +5,7 @@
 
 use std::any::Any;
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 use std::ops::ControlFlow;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
@@ -38,6 +38,9 @@ pub(crate) struct Worker {
     /// Each room's next deadline, earliest first (then the lowest slot). A
     /// room has one entry; an entry whose room has gone is skipped.
     due: BinaryHeap<Reverse<(Timestamp, usize, RoomId)>>,
+    /// Commands taken from the handle and not yet carried out: rooms are
+    /// built only until one already running is due.
+    pending: VecDeque<Command>,
     draining: bool,
     batch: Batch,
 }
@@ -54,6 +57,7 @@ impl Worker {
             free: Vec::new(),
             ids: BTreeMap::new(),
             due: BinaryHeap::new(),
+            pending: VecDeque::new(),
             draining: false,
             batch: Batch::default(),
         }
@@ -73,16 +77,27 @@ impl Worker {
         &self.shared.workers[self.index]
     }
 
-    /// Takes the handle's commands, in order. Breaks when the worker is
-    /// done: stopped, or drained with no room left.
+    /// Takes the handle's commands, in order. Building a room can take a
+    /// while, so after each one built the worker stops if a running room
+    /// has fallen due, and leaves the rest for after its pump: a burst of
+    /// new rooms delays the running ones by one room's build at most, where
+    /// building them all first could leave them past their budget. After a
+    /// stop, every command is carried out. Breaks when the worker is done:
+    /// stopped, or drained with no room left.
     pub(crate) fn take_commands(&mut self) -> ControlFlow<()> {
+        self.pending
+            .extend(self.shared.workers[self.index].take_commands());
         let mut stop = false;
-        for command in self.shared.workers[self.index].take_commands() {
+        while let Some(command) = self.pending.pop_front() {
+            let builds = matches!(command, Command::Add(..));
             match command {
                 Command::Add(id, factory) => self.add(id, factory),
                 Command::Remove(id) => self.end_by_id(id, RoomEnd::Removed),
                 Command::Drain => self.draining = true,
                 Command::Stop => stop = true,
+            }
+            if builds && !stop && self.is_due() {
+                break;
             }
         }
         if stop {
@@ -91,16 +106,26 @@ impl Worker {
                 self.end_by_id(id, RoomEnd::Stopped);
             }
         }
-        if stop || (self.draining && self.ids.is_empty()) {
+        if stop || (self.draining && self.ids.is_empty() && self.pending.is_empty()) {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
         }
     }
 
-    /// When the worker must wake next: the earliest room's deadline, or
-    /// `idle_wake` from now with no room.
+    /// Whether the earliest room is due.
+    fn is_due(&self) -> bool {
+        self.due
+            .peek()
+            .is_some_and(|Reverse((due, _, _))| *due <= self.clock.now())
+    }
+
+    /// When the worker must wake next: now with commands left over, else the
+    /// earliest room's deadline, or `idle_wake` from now with no room.
     pub(crate) fn next_wake(&self) -> Timestamp {
+        if !self.pending.is_empty() {
+            return self.clock.now();
+        }
         match self.due.peek() {
             Some(Reverse((due, _, _))) => *due,
             None => self.clock.now().saturating_add(self.idle_wake),

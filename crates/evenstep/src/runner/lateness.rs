@@ -22,7 +22,7 @@ pub struct Lateness {
 }
 
 /// The lateness of steps as they are measured: percentiles from a
-/// log-linear histogram, the latest exactly. About 18 KB, boxed, so that a
+/// log-linear histogram, the latest exactly. About 16 KB, boxed, so that a
 /// struct holding one moves cheaply.
 #[derive(Clone)]
 pub(crate) struct LatenessTally {
