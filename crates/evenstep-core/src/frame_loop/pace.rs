@@ -13,7 +13,6 @@ impl FrameLoop {
     /// already shown which of the two stands (see `pacing/referee.rs`).
     /// Out of line, so that the frame of a game without feedback is planned
     /// in place without it.
-    #[inline(never)]
     pub(super) fn pace(&mut self, now: Timestamp, raw: Nanos) -> Option<Snap> {
         let predicted = self.shown.refreshes_to(now);
         let stamps = self.snap(now, raw);
@@ -48,11 +47,6 @@ impl FrameLoop {
 
     /// Shows a shown frame to the display model and, if the pacing snaps,
     /// snaps it to the refreshes it spans.
-    #[allow(
-        clippy::inline_always,
-        reason = "the default's every frame: measured in bench/README.md"
-    )]
-    #[inline(always)]
     pub(super) fn snap(&mut self, now: Timestamp, raw: Nanos) -> Option<Snap> {
         let paused = self.speed.is_paused();
         let snap = self

@@ -211,7 +211,6 @@ impl DisplayModel {
     /// lattice, how many refreshes passed since the previous frame's
     /// lattice point: usually 1, 2 after a missed refresh, 0 for a second
     /// frame on the same refresh.
-    #[inline]
     pub fn observe(&mut self, now: Timestamp) -> Option<u64> {
         self.observe_then(now, |_, _| false).0
     }
@@ -220,12 +219,6 @@ impl DisplayModel {
     /// usual one (one refresh, within a quarter period of its point, the
     /// lattice settled and kept) with a period and spread, in ns, that
     /// `keeps` accepts.
-    #[allow(
-        clippy::inline_always,
-        reason = "locked pacing's steady frame, on every frame of the default \
-                  pacing: see bench/README.md"
-    )]
-    #[inline(always)]
     pub(crate) fn observe_then(
         &mut self,
         now: Timestamp,

@@ -66,7 +66,6 @@ impl RenderCap {
     // caller, and with this folded in as well, every frame ran slower,
     // capped or not (about 1 ns of 16 under snapped pacing: see
     // `bench/README.md`).
-    #[inline(never)]
     pub(crate) fn admit(&mut self, raw: Nanos, spacing: Nanos) -> bool {
         // Both terms are under 2⁶⁴, so neither product below overflows.
         let fps = u128::from(self.rate.events().get());

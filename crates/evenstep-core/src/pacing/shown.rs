@@ -323,7 +323,6 @@ impl Shown {
 
     /// Numbers a frame drawn at `now`, remembering it as a frame a report
     /// may name.
-    #[inline]
     pub(crate) fn number_drawn(&mut self, now: Timestamp) -> FrameId {
         let frame = self.next;
         self.next = frame.next();
@@ -447,7 +446,6 @@ impl Shown {
 
     /// Whether reports have started a lattice: until then no frame is
     /// predicted.
-    #[inline]
     pub(crate) const fn has_lattice(&self) -> bool {
         self.lattice.is_some()
     }
@@ -500,7 +498,6 @@ impl Shown {
     /// a frame stamped `now`, and the period they are counted in (2⁻¹⁶
     /// ns), once the reports are trusted and the previous frame was
     /// predicted; the prediction is kept for the next frame either way.
-    #[inline]
     pub(crate) fn refreshes_to(&mut self, now: Timestamp) -> Option<(u64, u64)> {
         let model = self.model()?;
         if self.is_stale() || now.saturating_since(model.point).as_nanos() > MOST_GAP_NANOS {

@@ -62,7 +62,6 @@ impl Snap {
     /// refresh is whole steps at normal speed, that is mid-step. Once
     /// there, the bank stays there: centring moves it only when a frame
     /// was not snapped on the same parts. `remainder < per_step`.
-    #[inline]
     pub(crate) fn centre(self, remainder: u64, per_step: u64, speed: Speed) -> Option<u64> {
         let part = self.lattice?.part_at(speed, per_step)?;
         if part >= per_step {
@@ -131,7 +130,6 @@ struct Steady {
 
 impl Steady {
     /// Whether a model with this period and spread (in ns) keeps it.
-    #[inline]
     fn admits(&self, period: u64, spread: u64) -> bool {
         period.wrapping_sub(self.least) <= self.width && spread <= self.most
     }
@@ -221,11 +219,6 @@ impl Snapper {
     /// follows the frame, that nothing has moved out of its bounds (nothing
     /// is owed and no gap is marked while one is kept). Every other frame
     /// goes by the general rule, [`snap_any`](Snapper::snap_any).
-    #[allow(
-        clippy::inline_always,
-        reason = "the default's every frame: measured in bench/README.md"
-    )]
-    #[inline(always)]
     pub(crate) fn snap(
         &mut self,
         now: Timestamp,
@@ -289,7 +282,6 @@ impl Snapper {
 
     /// [`snap`](Snapper::snap) of any frame but a steady one, once the
     /// display model has counted its `refreshes`.
-    #[inline(never)]
     fn snap_any(
         &mut self,
         refreshes: Option<u64>,
@@ -370,7 +362,6 @@ impl Snapper {
         })
     }
 
-    #[inline]
     fn snap_refreshes(
         &mut self,
         refreshes: u64,

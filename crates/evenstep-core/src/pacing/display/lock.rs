@@ -73,12 +73,6 @@ impl Lock {
     /// previous point.
     /// Whether the lattice is lost after it comes with the count (see
     /// [`is_lost`](Lock::is_lost)), and whether the frame was the usual one.
-    #[allow(
-        clippy::inline_always,
-        reason = "locked pacing's steady frame, on every frame of the default \
-                  pacing: see bench/README.md"
-    )]
-    #[inline(always)]
     pub(super) fn follow(&mut self, now: Timestamp) -> (u64, bool, bool) {
         let stamp = self.stamp(now);
         // The usual frame, once the lattice has settled: one refresh after
@@ -248,7 +242,6 @@ impl Lock {
     /// The time from the origin to `now`, in 2⁻¹⁶ ns, once the origin has
     /// been moved up to `ORIGIN_LEAD` before `now` (keeping the point where
     /// it is in time): it fits 52 bits.
-    #[inline]
     pub(super) fn stamp(&mut self, now: Timestamp) -> i64 {
         let mut since = now.saturating_since(self.origin).as_nanos();
         if since > 2 * Lock::ORIGIN_LEAD {

@@ -85,7 +85,6 @@ impl Lattice {
     /// two points a step, so the part is half a step; at a third of a
     /// 60 Hz step (50,000,000 units) it would be 16,666,666⅔ units, and
     /// there is none.
-    #[inline]
     pub(super) fn part_at(self, speed: Speed, per_step: u64) -> Option<u64> {
         if speed == Speed::NORMAL {
             return Some(self.part.get());
@@ -150,7 +149,6 @@ impl LatticeCache {
 
     /// The lattice for `period`, found again only when the period leaves
     /// the band the last one was found for.
-    #[inline]
     pub(super) fn lattice_for(&mut self, period: Nanos, timestep: Timestep) -> Option<Lattice> {
         let p = period.as_nanos();
         let (lo, hi) = self.band;
