@@ -28,7 +28,7 @@ use crate::stats::gaps::Gaps;
 use crate::stats::seconds::{Fps, Seconds};
 
 pub(crate) use crate::stats::gaps::MAX_GAP_WINDOW_SECS;
-pub(crate) use crate::stats::histogram::LogHistogram;
+pub(crate) use crate::stats::histogram::{CoarseHistogram, Histogram, LogHistogram};
 pub use crate::stats::loop_stats::LoopStats;
 
 /// Settings the collector needs.

@@ -6,6 +6,7 @@ use std::time::Duration;
 use evenstep_core::{Nanos, Timestamp};
 
 use crate::runner::{Lateness, LatenessTally, MeasuredPump, process_cpu_time};
+use crate::stats::CoarseHistogram;
 
 /// What a room did over its life, or (in [`HostStats::totals`]) all of a
 /// host's rooms together. Counts saturate.
@@ -22,7 +23,9 @@ pub struct RoomStats {
     /// Time spent in the room's pumps, on the host's clock: the CPU the room
     /// cost its worker (the worker runs nothing else meanwhile).
     pub busy: Duration,
-    /// How late the steps ran against when they fell due.
+    /// How late the steps ran against when they fell due. For one room the
+    /// percentiles are within 12.5% of the true value; for a host's totals
+    /// ([`HostStats::totals`]), within 3.1%.
     pub lateness: Lateness,
 }
 
@@ -71,7 +74,10 @@ impl Counts {
 /// One room's figures as its worker keeps them.
 pub(crate) struct RoomTally {
     counts: Counts,
-    lateness: LatenessTally,
+    /// Coarse: thousands of rooms each record every step, and a fine
+    /// histogram's buckets for a room's usual lateness span four times the
+    /// cache lines (the host's own totals keep the fine one).
+    lateness: LatenessTally<CoarseHistogram>,
 }
 
 impl RoomTally {

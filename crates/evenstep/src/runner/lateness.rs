@@ -4,7 +4,7 @@
 use evenstep_core::{FramePlan, Nanos, Speed, Timestamp, Timestep};
 
 use crate::game_loop::{Loop, PumpKind, PumpReport};
-use crate::stats::LogHistogram;
+use crate::stats::{Histogram, LogHistogram};
 
 /// How late steps ran against when they were due, over one run: a step's
 /// lateness is the pump's clock reading less the instant the step fell due.
@@ -13,27 +13,29 @@ use crate::stats::LogHistogram;
 pub struct Lateness {
     /// Steps measured.
     pub steps: u64,
-    /// The median, within 3.1% (a log-linear histogram's bucket).
+    /// The median, within 3.1% (a log-linear histogram's bucket; within
+    /// 12.5% for one room of a host, whose histogram is coarser).
     pub p50: Nanos,
-    /// The 99th percentile, within 3.1%.
+    /// The 99th percentile, within 3.1% (12.5% for one room of a host).
     pub p99: Nanos,
     /// The latest step, exactly.
     pub max: Nanos,
 }
 
 /// The lateness of steps as they are measured: percentiles from a
-/// log-linear histogram, the latest exactly. About 16 KB, boxed, so that a
-/// struct holding one moves cheaply.
+/// log-linear histogram (by default the fine one, about 16 KB; a host's
+/// rooms keep the coarse one, about 4 KB), the latest exactly. Boxed, so
+/// that a struct holding one moves cheaply.
 #[derive(Clone)]
-pub(crate) struct LatenessTally {
-    histogram: Box<LogHistogram>,
+pub(crate) struct LatenessTally<H = LogHistogram> {
+    histogram: Box<H>,
     latest: Nanos,
 }
 
-impl LatenessTally {
-    pub(crate) fn new() -> LatenessTally {
+impl<const SUB_BITS: u32, const BUCKETS: usize> LatenessTally<Histogram<SUB_BITS, BUCKETS>> {
+    pub(crate) fn new() -> Self {
         LatenessTally {
-            histogram: Box::new(LogHistogram::new()),
+            histogram: Box::new(Histogram::new()),
             latest: Nanos::ZERO,
         }
     }

@@ -24,7 +24,7 @@
 //! `cargo run --release --bin host_bench` from `bench/experiments` (every
 //! size at both rates, 10 s a run, about 12 minutes); `-- --quick` for a
 //! CI-size look (up to 1,000 rooms at 30 Hz, 2 s a run). `--rooms 1,100
-//! --hz 30 --seconds 5` chooses. The results are in `bench/README.md`,
+//! --hz 30 --seconds 5 --loops host,intervals` chooses. The results are in `bench/README.md`,
 //! "Many rooms on one host".
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -398,16 +398,25 @@ fn main() -> Result<(), String> {
                 warm_up: args.warm_up,
                 seconds: args.seconds,
             };
-            let mut variants: Vec<(&str, Sample)> = vec![
-                ("host", run_host(&run, false)),
-                ("host on tokio", run_host(&run, true)),
+            let runs: [(&str, &str, &dyn Fn(&Run) -> Option<Sample>); 4] = [
+                ("host", "host", &|run| Some(run_host(run, false))),
+                ("tokio-host", "host on tokio", &|run| {
+                    Some(run_host(run, true))
+                }),
+                ("threads", "thread per room", &|run| {
+                    (run.rooms <= MAX_THREADS).then(|| run_threads(run))
+                }),
+                ("intervals", "tokio interval", &|run| {
+                    Some(run_intervals(run))
+                }),
             ];
-            if rooms <= MAX_THREADS {
-                variants.push(("thread per room", run_threads(&run)));
-            }
-            variants.push(("tokio interval", run_intervals(&run)));
-            for (name, s) in variants {
-                print_row(rooms, name, &s);
+            for (flag, name, variant) in runs {
+                if !args.loops.iter().any(|l| l == flag) {
+                    continue;
+                }
+                if let Some(s) = variant(&run) {
+                    print_row(rooms, name, &s);
+                }
             }
         }
     }
@@ -438,17 +447,24 @@ struct Args {
     hz: Vec<u32>,
     seconds: Duration,
     warm_up: Duration,
+    /// The variants to run, by their flag names.
+    loops: Vec<String>,
 }
+
+/// The variants' names for `--loops`.
+const LOOPS: [&str; 4] = ["host", "tokio-host", "threads", "intervals"];
 
 /// `--quick`, or `--rooms A,B,... --hz A,B --seconds S`.
 fn args() -> Result<Args, String> {
     let usage = "usage: host_bench [--quick] [--rooms N,N,...] [--hz N,N] [--seconds S] \
-                 (rooms 1 to 100000, rates 1 to 1000 Hz, seconds 1 to 3600)";
+                 [--loops NAME,...] (rooms 1 to 100000, rates 1 to 1000 Hz, seconds 1 to \
+                 3600, loops among host, tokio-host, threads, intervals)";
     let mut args = Args {
         rooms: vec![1, 10, 100, 1_000, 10_000],
         hz: vec![30, 60],
         seconds: Duration::from_secs(10),
         warm_up: Duration::from_secs(1),
+        loops: LOOPS.iter().map(|&l| l.to_owned()).collect(),
     };
     let mut given = std::env::args().skip(1);
     while let Some(flag) = given.next() {
@@ -474,6 +490,12 @@ fn args() -> Result<Args, String> {
         match flag.as_str() {
             "--rooms" => args.rooms = list(100_000)?.into_iter().map(|v| v as usize).collect(),
             "--hz" => args.hz = list(1_000)?.into_iter().map(|v| v as u32).collect(),
+            "--loops" => {
+                args.loops = value.split(',').map(str::to_owned).collect();
+                if !args.loops.iter().all(|l| LOOPS.contains(&l.as_str())) {
+                    return Err(usage.into());
+                }
+            }
             "--seconds" => args.seconds = Duration::from_secs(*list(3_600)?.first().ok_or(usage)?),
             _ => return Err(usage.into()),
         }
