@@ -24,8 +24,9 @@
 //! `cargo run --release --bin host_bench` from `bench/experiments` (every
 //! size at both rates, 10 s a run, about 12 minutes); `-- --quick` for a
 //! CI-size look (up to 1,000 rooms at 30 Hz, 2 s a run). `--rooms 1,100
-//! --hz 30 --seconds 5 --loops host,intervals` chooses. The results are in `bench/README.md`,
-//! "Many rooms on one host".
+//! --hz 30 --seconds 5 --loops host,intervals` chooses (the loops among
+//! `host`, `tokio-host`, `threads` and `intervals`). The results are in
+//! `bench/README.md`, "Many rooms on one host".
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
