@@ -97,10 +97,15 @@ pub use room::{Room, RoomEnd, RoomReport, RoomSetup, SharedClock};
 pub use stats::{HostStats, RoomStats};
 
 use handle::{EndHook, HostShared};
-use worker::{Worker, run_on_thread};
+use worker::{Wakes, Worker, run_on_thread};
 
 /// The most workers a host has.
 pub const MAX_WORKERS: usize = 256;
+
+/// The longest [wake slack](HostBuilder::wake_slack): 100 ms, two steps of a
+/// 20 Hz room. A slack that long already makes every step of a 30 Hz room
+/// up to three steps late.
+pub const MAX_WAKE_SLACK: Duration = Duration::from_millis(100);
 
 /// Configures a [`Host`]: how many workers, which clock, how they sleep, and
 /// what hears of rooms that end.
@@ -109,6 +114,7 @@ pub struct HostBuilder<Z> {
     clock: SharedClock,
     sleeper: Z,
     idle_wake: Duration,
+    wake_slack: Duration,
     on_end: Option<EndHook>,
 }
 
@@ -139,6 +145,7 @@ impl<Z> HostBuilder<Z> {
             clock: self.clock,
             sleeper,
             idle_wake: self.idle_wake,
+            wake_slack: self.wake_slack,
             on_end: self.on_end,
         }
     }
@@ -150,6 +157,22 @@ impl<Z> HostBuilder<Z> {
     #[must_use = "a builder does nothing until built"]
     pub fn idle_wake(mut self, idle_wake: Duration) -> HostBuilder<Z> {
         self.idle_wake = idle_wake;
+        self
+    }
+
+    /// How long after the earliest room falls due a worker wakes (default
+    /// zero: at once), 0 to [`MAX_WAKE_SLACK`]. Every room due by then
+    /// shares that wake-up, so a worker whose rooms fall due microseconds
+    /// apart wakes once a slack instead of once a room, and costs less CPU;
+    /// each step then runs up to the slack late (about half of it on
+    /// average, measured in `bench/README.md`, "Many rooms on one host").
+    /// tokio's timers round every deadline up to their millisecond, so a
+    /// slack of 1 ms is about what the host on tokio does anyway. Keep it
+    /// under a room's step: a room whose steps wait longer than its step
+    /// budget drops steps.
+    #[must_use = "a builder does nothing until built"]
+    pub fn wake_slack(mut self, slack: Duration) -> HostBuilder<Z> {
+        self.wake_slack = slack;
         self
     }
 
@@ -169,17 +192,26 @@ impl<Z> HostBuilder<Z> {
     /// # Errors
     ///
     /// [`HostError::Workers`] for a worker count outside 1 to
-    /// [`MAX_WORKERS`].
+    /// [`MAX_WORKERS`], [`HostError::WakeSlack`] for a slack over
+    /// [`MAX_WAKE_SLACK`].
     pub fn build(self) -> Result<Host<Z>, HostError> {
         if !(1..=MAX_WORKERS).contains(&self.workers) {
             return Err(HostError::Workers {
                 given: self.workers,
             });
         }
+        if self.wake_slack > MAX_WAKE_SLACK {
+            return Err(HostError::WakeSlack {
+                given: self.wake_slack,
+            });
+        }
         Ok(Host {
             shared: Arc::new(HostShared::new(self.workers, self.clock, self.on_end)),
             sleeper: self.sleeper,
-            idle_wake: Nanos::from_duration(self.idle_wake).max(Nanos::from_nanos(1)),
+            wakes: Wakes {
+                idle: Nanos::from_duration(self.idle_wake).max(Nanos::from_nanos(1)),
+                slack: Nanos::from_duration(self.wake_slack),
+            },
         })
     }
 }
@@ -195,14 +227,15 @@ impl<Z> HostBuilder<Z> {
 pub struct Host<Z = PreciseSleep> {
     shared: Arc<HostShared>,
     sleeper: Z,
-    idle_wake: Nanos,
+    wakes: Wakes,
 }
 
 impl<Z> fmt::Debug for Host<Z> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Host")
             .field("workers", &self.shared.workers.len())
-            .field("idle_wake", &self.idle_wake)
+            .field("idle_wake", &self.wakes.idle)
+            .field("wake_slack", &self.wakes.slack)
             .finish_non_exhaustive()
     }
 }
@@ -226,6 +259,7 @@ impl Host<PreciseSleep> {
             clock: Arc::new(MonotonicClock::new()),
             sleeper: PreciseSleep::sparing(PreciseSleep::DEFAULT_MARGIN),
             idle_wake: Runner::DEFAULT_IDLE_WAKE,
+            wake_slack: Duration::ZERO,
             on_end: None,
         }
     }
@@ -246,7 +280,7 @@ impl<Z> Host<Z> {
     }
 
     fn worker(&self, index: usize) -> Worker {
-        Worker::new(index, Arc::clone(&self.shared), self.idle_wake)
+        Worker::new(index, Arc::clone(&self.shared), self.wakes)
     }
 
     /// Starts workers `from..` on threads of their own: each gets what
@@ -262,10 +296,10 @@ impl<Z> Host<Z> {
             .map(|index| {
                 let prepared = prepare()?;
                 // Built on its thread: a worker's rooms are not `Send`.
-                let (shared, idle_wake) = (Arc::clone(&self.shared), self.idle_wake);
+                let (shared, wakes) = (Arc::clone(&self.shared), self.wakes);
                 thread::Builder::new()
                     .name(format!("evenstep-host-{index}"))
-                    .spawn(move || drive(Worker::new(index, shared, idle_wake), prepared))
+                    .spawn(move || drive(Worker::new(index, shared, wakes), prepared))
             })
             .collect();
         // A host that cannot have all its workers has none: those made

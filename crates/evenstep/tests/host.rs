@@ -327,6 +327,59 @@ fn a_worker_count_outside_one_to_256_is_refused_naming_the_range() {
 }
 
 #[test]
+fn a_wake_slack_over_100_ms_is_refused_naming_the_range() {
+    let given = Duration::from_micros(100_001);
+    let error = Host::builder().wake_slack(given).build().unwrap_err();
+    assert_eq!(error, HostError::WakeSlack { given });
+    assert_eq!(
+        error.to_string(),
+        "a host's wake slack is 0 to 100ms, not 100.001ms"
+    );
+    assert!(
+        Host::builder()
+            .wake_slack(Duration::from_millis(100))
+            .build()
+            .is_ok()
+    );
+}
+
+#[test]
+fn rooms_due_within_the_wake_slack_share_a_wake_up_and_run_that_late_without_drift() {
+    let clock = ManualClock::new();
+    let ended = Ended::default();
+    let log = Arc::clone(&ended);
+    let host = Host::builder()
+        .clock(clock.clone())
+        .sleeper(ManualSleep::new(clock.clone(), Duration::ZERO))
+        .wake_slack(Duration::from_millis(15))
+        .on_room_end(move |report| log.lock().unwrap().push(report.clone()))
+        .build()
+        .unwrap();
+    let handle = host.handle();
+    add(&handle, 100, 100); // due every 10 ms
+    add(&handle, 50, 50); // due every 20 ms
+    handle.drain();
+    let stats = host.run().unwrap();
+    // The first step is due at 10 ms: the worker wakes at 25 and runs the
+    // fast room's steps due at 10 and 20 (15 and 5 ms late) and the slow
+    // room's at 20 (5 ms late). Both are next due 5 ms later than a step
+    // after that, so every wake-up is 20 ms after the last, to 1,005 ms.
+    // Without the slack: a wake-up every 10 ms, 100 of them.
+    assert_eq!(stats.wakes, 1 + 50, "the first wake-up built the rooms");
+    assert_eq!(stats.wall, Duration::from_millis(1_005));
+    let ended = ended.lock().unwrap();
+    let (fast, slow) = (ended[0].stats, ended[1].stats);
+    assert_eq!(
+        (fast.steps, fast.pumps, slow.steps, slow.pumps),
+        (100, 50, 50, 50)
+    );
+    assert_eq!(stats.totals.dropped_steps, 0);
+    let ms = Nanos::from_millis;
+    assert_eq!((fast.lateness.p50, fast.lateness.max), (ms(5), ms(15)));
+    assert_eq!((slow.lateness.p50, slow.lateness.max), (ms(5), ms(5)));
+}
+
+#[test]
 fn rooms_go_to_the_worker_with_the_fewest_and_every_step_runs_on_that_one() {
     let clock = ManualClock::new();
     let (host, _) = host(&clock, Duration::ZERO, 3);

@@ -5,6 +5,7 @@ use std::error::Error;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
 use crate::clock::Clock;
 use crate::host::room::{Factory, Room, RoomReport, RoomSetup, SharedClock};
@@ -37,6 +38,12 @@ pub enum HostError {
         /// The count asked for.
         given: usize,
     },
+    /// A [wake slack](crate::host::HostBuilder::wake_slack) over
+    /// [`MAX_WAKE_SLACK`](crate::host::MAX_WAKE_SLACK).
+    WakeSlack {
+        /// The slack asked for.
+        given: Duration,
+    },
     /// A room added after [`drain`](HostHandle::drain) or
     /// [`stop`](HostHandle::stop): the host takes no more rooms.
     Closed,
@@ -49,6 +56,11 @@ impl fmt::Display for HostError {
                 f,
                 "a host has 1 to {} workers, not {given}",
                 crate::host::MAX_WORKERS
+            ),
+            HostError::WakeSlack { given } => write!(
+                f,
+                "a host's wake slack is 0 to {:?}, not {given:?}",
+                crate::host::MAX_WAKE_SLACK
             ),
             HostError::Closed => {
                 f.write_str("the host is draining or stopped: it takes no more rooms")

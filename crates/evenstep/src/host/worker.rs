@@ -19,6 +19,15 @@ use crate::host::room::{Factory, Room, RoomEnd, RoomReport, RoomSetup, SharedClo
 use crate::host::stats::{Batch, RoomTally};
 use crate::runner::{Sleep, StopHandle};
 
+/// When a worker wakes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Wakes {
+    /// The longest it sleeps with nothing due.
+    pub(crate) idle: Nanos,
+    /// How long after the earliest room's deadline it wakes.
+    pub(crate) slack: Nanos,
+}
+
 /// A room on its worker.
 struct Slot {
     id: RoomId,
@@ -32,6 +41,7 @@ pub(crate) struct Worker {
     shared: Arc<HostShared>,
     clock: SharedClock,
     idle_wake: Nanos,
+    slack: Nanos,
     slots: Vec<Option<Slot>>,
     free: Vec<usize>,
     ids: BTreeMap<RoomId, usize>,
@@ -46,13 +56,14 @@ pub(crate) struct Worker {
 }
 
 impl Worker {
-    pub(crate) fn new(index: usize, shared: Arc<HostShared>, idle_wake: Nanos) -> Worker {
+    pub(crate) fn new(index: usize, shared: Arc<HostShared>, wakes: Wakes) -> Worker {
         let clock = Arc::clone(&shared.clock);
         Worker {
             index,
             shared,
             clock,
-            idle_wake,
+            idle_wake: wakes.idle,
+            slack: wakes.slack,
             slots: Vec::new(),
             free: Vec::new(),
             ids: BTreeMap::new(),
@@ -121,13 +132,14 @@ impl Worker {
     }
 
     /// When the worker must wake next: now with commands left over, else the
-    /// earliest room's deadline, or `idle_wake` from now with no room.
+    /// earliest room's deadline and the slack after it, or `idle_wake` from
+    /// now with no room.
     pub(crate) fn next_wake(&self) -> Timestamp {
         if !self.pending.is_empty() {
             return self.clock.now();
         }
         match self.due.peek() {
-            Some(Reverse((due, _, _))) => *due,
+            Some(Reverse((due, _, _))) => due.saturating_add(self.slack),
             None => self.clock.now().saturating_add(self.idle_wake),
         }
     }

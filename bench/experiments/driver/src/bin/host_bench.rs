@@ -5,6 +5,9 @@
 //!
 //! - `host`: one `evenstep::host::Host` worker thread, sleeping with
 //!   `PreciseSleep`'s default margin;
+//! - `host, 1 ms slack`: the same, waking a millisecond after its earliest
+//!   room's deadline (`HostBuilder::wake_slack`), so that the rooms due
+//!   within it share the wake-up;
 //! - `host on tokio`: the same host's worker on a current-thread tokio
 //!   runtime, woken by tokio's timers (`Host::spawn_tokio`);
 //! - `thread per room`: a thread and a `Runner` per room, up to 1,000 rooms;
@@ -25,7 +28,7 @@
 //! size at both rates, 10 s a run, about 12 minutes); `-- --quick` for a
 //! CI-size look (up to 1,000 rooms at 30 Hz, 2 s a run). `--rooms 1,100
 //! --hz 30 --seconds 5 --loops host,intervals` chooses (the loops among
-//! `host`, `tokio-host`, `threads` and `intervals`). The results are in
+//! `host`, `host-slack`, `tokio-host`, `threads` and `intervals`). The results are in
 //! `bench/README.md`, "Many rooms on one host".
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -221,11 +224,13 @@ fn sample(probe: &Probe, cpu: Duration, wall: Duration, overhead: Option<Duratio
     }
 }
 
-/// The host, its worker on a thread (`PreciseSleep`) or on tokio.
-fn run_host(run: &Run, on_tokio: bool) -> Sample {
+/// The host, its worker on a thread (`PreciseSleep`) or on tokio, waking
+/// `slack` after its earliest room's deadline.
+fn run_host(run: &Run, on_tokio: bool, slack: Duration) -> Sample {
     let probe = Arc::new(Probe::default());
     let host = Host::builder()
         .clock(run.clock)
+        .wake_slack(slack)
         .build()
         .expect("one worker");
     let handle = host.handle();
@@ -399,10 +404,15 @@ fn main() -> Result<(), String> {
                 warm_up: args.warm_up,
                 seconds: args.seconds,
             };
-            let runs: [(&str, &str, &dyn Fn(&Run) -> Option<Sample>); 4] = [
-                ("host", "host", &|run| Some(run_host(run, false))),
+            let runs: [(&str, &str, &Variant); 5] = [
+                ("host", "host", &|run| {
+                    Some(run_host(run, false, Duration::ZERO))
+                }),
+                ("host-slack", "host, 1 ms slack", &|run| {
+                    Some(run_host(run, false, Duration::from_millis(1)))
+                }),
                 ("tokio-host", "host on tokio", &|run| {
-                    Some(run_host(run, true))
+                    Some(run_host(run, true, Duration::ZERO))
                 }),
                 ("threads", "thread per room", &|run| {
                     (run.rooms <= MAX_THREADS).then(|| run_threads(run))
@@ -442,6 +452,9 @@ fn print_row(rooms: usize, name: &str, s: &Sample) {
     );
 }
 
+/// One variant: a run's sample, or `None` where it is not run.
+type Variant = dyn Fn(&Run) -> Option<Sample>;
+
 /// What to run.
 struct Args {
     rooms: Vec<usize>,
@@ -453,13 +466,13 @@ struct Args {
 }
 
 /// The variants' names for `--loops`.
-const LOOPS: [&str; 4] = ["host", "tokio-host", "threads", "intervals"];
+const LOOPS: [&str; 5] = ["host", "host-slack", "tokio-host", "threads", "intervals"];
 
 /// `--quick`, or `--rooms A,B,... --hz A,B --seconds S`.
 fn args() -> Result<Args, String> {
     let usage = "usage: host_bench [--quick] [--rooms N,N,...] [--hz N,N] [--seconds S] \
                  [--loops NAME,...] (rooms 1 to 100000, rates 1 to 1000 Hz, seconds 1 to \
-                 3600, loops among host, tokio-host, threads, intervals)";
+                 3600, loops among host, host-slack, tokio-host, threads, intervals)";
     let mut args = Args {
         rooms: vec![1, 10, 100, 1_000, 10_000],
         hz: vec![30, 60],
