@@ -7,23 +7,24 @@
 //! frame by the speed, let pacing snap it to whole display refreshes, bank
 //! it, take whole steps from the bank under the budget (plus any queued
 //! steps), drop the rest of the whole steps, and put the bank where pacing
-//! wants it. What pacing knows lives in [`crate::pacing`]; this file only
-//! asks it.
+//! wants it. What pacing knows lives in one `Pacer` (`pacing/pacer.rs`);
+//! this file keeps the books and asks it, through a handful of calls: a
+//! frame's number and snap, where the bank goes, whether the frame renders,
+//! what the frame ran, reports of frames shown, and the events between
+//! frames.
 
 mod bank;
 mod controls;
 mod give_back;
-mod pace;
 
 use bank::Bank;
 
 pub use give_back::GivenBack;
 
 use crate::frame_id::{FeedbackError, FrameId};
-use crate::pacing::{Shown, ShownDisplay, Snap, Snapper};
-use crate::plan::Snapped;
+use crate::pacing::{Books, FrameKind, Pacer, Placing, ShownDisplay, Snap};
 use crate::sim_epoch::SimEpoch;
-use crate::{FramePlan, Nanos, Pacing, RenderCap, Speed, StepBudget, Timestamp, Timestep};
+use crate::{FramePlan, Nanos, Speed, StepBudget, Timestamp, Timestep};
 
 /// The fixed-step planner.
 ///
@@ -101,8 +102,6 @@ pub struct FrameLoop {
     timestep: Timestep,
     budget: StepBudget,
     speed: Speed,
-    pacing: Pacing,
-    render_cap: Option<RenderCap>,
     /// The previous frame's timestamp.
     last: Timestamp,
     /// Banked time, and the phase shifts made to it.
@@ -116,10 +115,9 @@ pub struct FrameLoop {
     epoch: SimEpoch,
     /// Steps queued for the next frame.
     queued: u64,
-    /// What snapping has learned of the display.
-    snapper: Snapper,
-    /// The frames in flight, and what display feedback has taught.
-    shown: Shown,
+    /// Everything pacing holds: the mode, the display, feedback, the
+    /// render cap.
+    pacer: Pacer,
 }
 
 /// What a frame brings to the bank.
@@ -145,23 +143,13 @@ impl FrameLoop {
     #[inline(always)]
     pub fn begin_frame(&mut self, now: Timestamp) -> FramePlan {
         let raw = self.advance_to(now);
-        let frame = self.shown.number_drawn(now);
-        let snap = match (self.pacing.is_snapped(), self.shown.has_lattice()) {
-            (false, _) => None,
-            (true, false) => self.snap(now, raw),
-            (true, true) => self.pace(now, raw),
-        };
+        let (frame, snap) = self.pacer.begin(now, raw, FrameKind::Drawn, &self.books());
         let plan = match self.plan_common_frame(raw, snap) {
             Some(plan) => plan,
             None => self.plan_any_frame(raw, snap, true),
         };
-        if self.pacing.needs_lattice() && !raw.is_zero() {
-            self.snapper.hysteresis.ran(plan.steps_due());
-        }
-        self.shown.ran(
-            plan.steps_due(),
-            self.speed == Speed::NORMAL && self.pacing.is_snapped(),
-        );
+        self.pacer
+            .ran(FrameKind::Drawn, raw, plan.steps_due(), self.speed);
         FramePlan { frame, ..plan }
     }
 
@@ -174,19 +162,16 @@ impl FrameLoop {
     /// frame cannot be reported shown.
     pub fn begin_hidden_frame(&mut self, now: Timestamp) -> FramePlan {
         let raw = self.advance_to(now);
-        let frame = self.shown.number_hidden();
-        self.snapper.mark_gap();
-        let plan = match self.plan_common_frame(raw, None) {
+        let (frame, snap) = self.pacer.begin(now, raw, FrameKind::Hidden, &self.books());
+        let plan = match self.plan_common_frame(raw, snap) {
             Some(plan) => FramePlan {
                 render: false,
                 ..plan
             },
-            None => self.plan_any_frame(raw, None, false),
+            None => self.plan_any_frame(raw, snap, false),
         };
-        self.shown.ran(
-            plan.steps_due(),
-            self.speed == Speed::NORMAL && self.pacing.is_snapped(),
-        );
+        self.pacer
+            .ran(FrameKind::Hidden, raw, plan.steps_due(), self.speed);
         FramePlan { frame, ..plan }
     }
 
@@ -199,7 +184,7 @@ impl FrameLoop {
     /// timestamp to its refresh; once they agree, and feedback has been
     /// right clearly more often than the timestamps on the frames shown,
     /// snapped and locked pacing bank each frame the refreshes from the
-    /// previous frame's predicted showing to its own (see [`Pacing`]).
+    /// previous frame's predicted showing to its own (see [`Pacing`](crate::Pacing)).
     ///
     /// The planner remembers the latest [`FRAMES_IN_FLIGHT`](crate::FRAMES_IN_FLIGHT)
     /// frames. Reports name later frames at later times, in order.
@@ -235,19 +220,30 @@ impl FrameLoop {
     /// # Ok::<(), evenstep_core::FeedbackError>(())
     /// ```
     pub fn frame_shown(&mut self, frame: FrameId, at: Timestamp) -> Result<(), FeedbackError> {
-        self.shown.report(frame, at, self.timestep)
+        self.pacer.frame_shown(frame, at, self.timestep)
     }
 
     /// The number the next plan will take (see [`FramePlan::frame`]).
     pub const fn next_frame(&self) -> FrameId {
-        self.shown.next_frame()
+        self.pacer.next_frame()
     }
 
     /// What display feedback has taught of the display: its period, where
     /// its refreshes fall, the pipeline's latency, and whether frames are
     /// planned from it. `None` until two reports have given a period.
     pub fn shown_display(&self) -> Option<ShownDisplay> {
-        self.shown.display()
+        self.pacer.shown_display()
+    }
+
+    /// What pacing weighs the next frame against.
+    #[inline]
+    fn books(&self) -> Books {
+        Books {
+            bank: self.bank.units(),
+            timestep: self.timestep,
+            speed: self.speed,
+            budget: self.budget,
+        }
     }
 
     /// Moves the anchor to `now`, and returns the time since the previous
@@ -290,7 +286,7 @@ impl FrameLoop {
     #[inline(always)]
     fn plan_common_frame(&mut self, raw: Nanos, snap: Option<Snap>) -> Option<FramePlan> {
         let common = self.speed == Speed::NORMAL
-            && self.render_cap.is_none()
+            && self.pacer.renders_every_frame()
             && self.queued == 0
             && self.bank.pending() == 0;
         if !common {
@@ -334,24 +330,25 @@ impl FrameLoop {
             remainder: bank,
             clamped,
             phase_shift,
-            snapped: Snapped::of(snap),
+            snapped: Snap::snapped(snap),
             render: true,
             frame: FrameId::FIRST,
         })
     }
 
-    /// Where pacing puts the bank once `left` is what the steps left of it:
-    /// mid-way between the step boundaries the display's refreshes fall on
-    /// (at the speed) after a frame snapped to a lattice, back at mid-step
-    /// after an overrun, and otherwise where it is.
+    /// Where pacing puts the bank once `left` is what the steps left of it
+    /// (see [`Pacer::place_bank`]).
     #[inline]
     fn centre(&self, left: u64, clamped: bool, snap: Option<Snap>) -> u64 {
-        let per_step = self.timestep.units_per_step();
-        match snap.and_then(|snap| snap.centre(left, per_step, self.speed)) {
-            Some(centred) if !clamped => centred,
-            _ if clamped && self.pacing.is_centred() => per_step / 2,
-            _ => left,
-        }
+        let placing = Placing::Frame {
+            left,
+            clamped,
+            snap,
+            speed: self.speed,
+        };
+        self.pacer
+            .place_bank(placing, self.timestep.units_per_step())
+            .unwrap_or(left)
     }
 
     /// Runs `span` of simulation time now, as whole fixed steps with no
@@ -383,12 +380,12 @@ impl FrameLoop {
             snap_units: 0,
             snap: None,
         };
-        let frame = self.shown.number_hidden();
+        let (frame, _) = self
+            .pacer
+            .begin(self.last, span, FrameKind::CatchUp, &self.books());
         let plan = self.settle(&deposit, u128::MAX, false);
-        self.shown.ran(
-            plan.steps_due(),
-            self.speed == Speed::NORMAL && self.pacing.is_snapped(),
-        );
+        self.pacer
+            .ran(FrameKind::CatchUp, span, plan.steps_due(), self.speed);
         FramePlan {
             render: false,
             frame,
@@ -450,7 +447,7 @@ impl FrameLoop {
             remainder: bank,
             clamped,
             phase_shift,
-            snapped: Snapped::of(deposit.snap),
+            snapped: Snap::snapped(deposit.snap),
             render: true,
             frame: FrameId::FIRST,
         }
@@ -485,20 +482,11 @@ impl FrameLoop {
         unscaled * i128::from(num) / i128::from(den)
     }
 
-    /// Whether the render cap lets this frame render. A frame that is not
-    /// shown never renders, but its time passes for the cap. Frames with
-    /// queued steps always render (frame-by-frame stepping shows every step).
+    /// Whether the render cap lets this frame render (see
+    /// [`Pacer::admit_render`]).
     fn admit_render(&mut self, plan: &FramePlan, shown: bool) -> bool {
-        let Some(cap) = self.render_cap.as_mut() else {
-            return shown;
-        };
-        if !shown {
-            cap.pass(plan.raw_delta());
-            return false;
-        }
-        // Frames are expected a refresh apart once the display is known.
-        let spacing = self.snapper.frame_spacing().unwrap_or(plan.raw_delta());
-        cap.admit(plan.raw_delta(), spacing) || plan.steps_queued() > 0
+        self.pacer
+            .admit_render(plan.raw_delta(), shown, plan.steps_queued())
     }
 }
 

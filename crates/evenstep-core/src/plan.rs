@@ -74,18 +74,6 @@ pub(crate) enum Snapped {
     ToShowing,
 }
 
-impl Snapped {
-    /// How `snap` snapped the frame.
-    pub(crate) const fn of(snap: Option<crate::pacing::Snap>) -> Snapped {
-        match snap {
-            None => Snapped::No,
-            Some(snap) if !snap.refreshes => Snapped::No,
-            Some(snap) if snap.predicted => Snapped::ToShowing,
-            Some(_) => Snapped::ToStamps,
-        }
-    }
-}
-
 impl FramePlan {
     /// The steps to run now, in order: an exact-size iterator of [`Step`].
     /// Queued steps (see [`FrameLoop::queue_steps`](crate::FrameLoop::queue_steps))

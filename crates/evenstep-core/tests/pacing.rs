@@ -326,7 +326,7 @@ fn the_governor_halves_the_render_rate_while_frames_miss_and_restores_it_after()
             16_666_667
         };
         let plan = frames.begin_frame(Timestamp::from_nanos(now));
-        governor.observe(&plan, frames.refresh_period());
+        governor.observe(plan.raw_delta(), frames.refresh_period());
         frames.set_render_cap(governor.render_cap());
         divisors.push(governor.divisor());
     }

@@ -64,14 +64,14 @@ fn the_governor_learns_the_display_itself_when_pacing_is_not_snapped() {
         // Steady 60 Hz frames: the governor learns the period from them.
         now += 16_666_667;
         let plan = frames.begin_frame(Timestamp::from_nanos(now));
-        governor.observe(&plan, frames.refresh_period());
+        governor.observe(plan.raw_delta(), frames.refresh_period());
     }
     assert_eq!(frames.refresh_period(), None);
     assert_eq!(governor.divisor(), 1);
     for k in 0..64_u64 {
         now += if k % 3 == 2 { 50_000_000 } else { 16_666_667 };
         let plan = frames.begin_frame(Timestamp::from_nanos(now));
-        governor.observe(&plan, frames.refresh_period());
+        governor.observe(plan.raw_delta(), frames.refresh_period());
     }
     assert!(governor.divisor() > 1, "{governor:?}");
 }
@@ -87,14 +87,14 @@ fn the_governors_thresholds_are_its_own() {
         frames.begin_frame(Timestamp::from_nanos(now))
     };
     let plan = frame(&mut frames, 33_333_334); // one miss halves at once
-    eager.observe(&plan, period);
+    eager.observe(plan.raw_delta(), period);
     assert_eq!(eager.divisor(), 2);
     let plan = frame(&mut frames, 33_333_334); // never below a half
-    eager.observe(&plan, period);
+    eager.observe(plan.raw_delta(), period);
     assert_eq!(eager.divisor(), 2);
     for _ in 0..3 {
         let plan = frame(&mut frames, 16_666_667);
-        eager.observe(&plan, period);
+        eager.observe(plan.raw_delta(), period);
     }
     assert_eq!(eager.divisor(), 1); // three clean frames restore it
     assert_eq!(eager.thresholds(), (n(8), n(1), n(3), n(2)));

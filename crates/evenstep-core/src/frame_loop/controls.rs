@@ -5,10 +5,10 @@
 
 use super::FrameLoop;
 use super::bank::Bank;
-use crate::pacing::{Shown, Snapper};
+use crate::pacing::{Pacer, PacingEvent, Placing};
 use crate::rate::Rate;
 use crate::sim_epoch::SimEpoch;
-use crate::{Alpha, Nanos, Pacing, RenderCap, Speed, StepBudget, Timestamp, Timestep};
+use crate::{Alpha, Nanos, Pacing, Speed, StepBudget, Timestamp, Timestep};
 
 impl FrameLoop {
     /// A planner anchored at `start`, running at normal speed with locked
@@ -19,16 +19,13 @@ impl FrameLoop {
             timestep,
             budget,
             speed: Speed::NORMAL,
-            pacing: Pacing::LOCKED,
-            render_cap: None,
             last: start,
             bank: Bank::holding(0),
             carry: 0,
             tick: 0,
             epoch: SimEpoch::START,
             queued: 0,
-            snapper: Snapper::new(),
-            shown: Shown::new(),
+            pacer: Pacer::new(Pacing::LOCKED),
         }
     }
 
@@ -46,22 +43,15 @@ impl FrameLoop {
     /// ```
     #[must_use = "`with_pacing` returns the configured planner"]
     pub fn with_pacing(mut self, pacing: Pacing) -> FrameLoop {
-        if !pacing.is_snapped() {
-            self.forget_display();
-            self.shown.mark_gap();
-        }
-        self.pacing = pacing;
+        self.pacer.event(PacingEvent::Pacing(pacing));
         self.bank = Bank::holding(self.start_bank());
         self
     }
 
     /// The bank a fresh planner starts with under its pacing.
     fn start_bank(&self) -> u128 {
-        if self.pacing.is_centred() {
-            u128::from(self.timestep.units_per_step() / 2)
-        } else {
-            0
-        }
+        let per_step = self.timestep.units_per_step();
+        u128::from(self.pacer.place_bank(Placing::Start, per_step).unwrap_or(0))
     }
 
     /// Forgets the time since the previous frame: the next frame's delta is
@@ -76,8 +66,7 @@ impl FrameLoop {
     /// plans by again.
     pub fn resync(&mut self, now: Timestamp) {
         self.last = now;
-        self.snapper.mark_gap();
-        self.shown.mark_gap();
+        self.pacer.event(PacingEvent::Resync);
     }
 
     /// Starts over at `now`: empties the bank, the speed carry and the queue,
@@ -93,35 +82,25 @@ impl FrameLoop {
         self.tick = 0;
         self.epoch = SimEpoch::START;
         self.queued = 0;
-        self.forget_display();
-        self.shown.forget();
-        if let Some(cap) = self.render_cap.as_mut() {
-            *cap = cap.restarted();
-        }
+        self.pacer.event(PacingEvent::Reset);
     }
 
     /// Sets the pacing from the next frame on. Turning centring on moves the
     /// bank to mid-step; the move is reported as the next plan's phase shift.
     /// Turning snapping off forgets what it learned of the display.
     pub fn set_pacing(&mut self, pacing: Pacing) {
-        if pacing.is_centred() && !self.pacing.is_centred() {
+        let per_step = self.timestep.units_per_step();
+        if let Some(part) = self.pacer.place_bank(Placing::Change(pacing), per_step) {
             // Only the part under a step moves: whole steps a change of
             // step left in the bank are still due.
-            let per_step = self.timestep.units_per_step();
-            self.bank.move_part(per_step / 2, per_step);
+            self.bank.move_part(part, per_step);
         }
-        if !pacing.is_snapped() {
-            self.forget_display();
-            // Frames planned without pacing predict no refresh: the count
-            // starts again when pacing snaps again.
-            self.shown.mark_gap();
-        }
-        self.pacing = pacing;
+        self.pacer.event(PacingEvent::Pacing(pacing));
     }
 
     /// The pacing.
     pub const fn pacing(&self) -> Pacing {
-        self.pacing
+        self.pacer.mode()
     }
 
     /// Every plan's phase shift so far, summed (see
@@ -159,21 +138,19 @@ impl FrameLoop {
     /// # Ok::<(), evenstep_core::RateError>(())
     /// ```
     pub fn set_render_cap(&mut self, rate: Option<Rate>) {
-        if self.render_cap.map(|cap| cap.rate()) != rate {
-            self.render_cap = rate.map(RenderCap::new);
-        }
+        self.pacer.set_render_cap(rate);
     }
 
     /// The render cap's rate, in lowest terms.
     pub fn render_cap(&self) -> Option<Rate> {
-        self.render_cap.map(|cap| cap.rate())
+        self.pacer.render_cap()
     }
 
     /// The refresh period the display model has learned, while it follows
     /// a steady lattice of refreshes (always `None` unless the pacing is
     /// locked or snapped: pacing off and centred do not learn the display).
     pub fn refresh_period(&self) -> Option<Nanos> {
-        self.snapper.refresh_period()
+        self.pacer.refresh_period()
     }
 
     /// Sets the time scale from the next frame on. [`Speed::PAUSED`] stops
@@ -303,7 +280,7 @@ impl FrameLoop {
         self.bank
             .rescale(old.units_per_nanosecond(), timestep.units_per_nanosecond());
         self.carry = 0;
-        self.forget_display();
+        self.pacer.event(PacingEvent::Timestep);
         self.timestep = timestep;
     }
 
@@ -351,12 +328,6 @@ impl FrameLoop {
         self.last
     }
 
-    /// Forgets what pacing learned of the display, keeping what the display
-    /// said of itself (the period hint).
-    fn forget_display(&mut self) {
-        self.snapper.forget();
-    }
-
     /// Tells the planner the period the display says it refreshes at (a
     /// monitor's reported rate; `None`: nothing said). The render cap spaces
     /// frames by it until the display model has measured a period of its
@@ -365,13 +336,13 @@ impl FrameLoop {
     /// of zero says nothing, as `None` does: [`refresh_hint`](FrameLoop::refresh_hint)
     /// then reads `None`.
     pub fn set_refresh_hint(&mut self, period: Option<Nanos>) {
-        self.snapper.set_period_hint(period);
+        self.pacer.set_refresh_hint(period);
     }
 
     /// The refresh period hint (see
     /// [`set_refresh_hint`](FrameLoop::set_refresh_hint)).
     pub const fn refresh_hint(&self) -> Option<Nanos> {
-        self.snapper.period_hint()
+        self.pacer.refresh_hint()
     }
 }
 

@@ -5,7 +5,7 @@
 use core::num::NonZeroU32;
 
 use crate::rate::Rate;
-use crate::{DisplayModel, FramePlan, Nanos, Timestamp};
+use crate::{DisplayModel, Nanos, Timestamp};
 
 /// Halves the render rate while frames keep missing their refresh, and
 /// restores it once they stop, with hysteresis: deterministic given the
@@ -15,9 +15,10 @@ use crate::{DisplayModel, FramePlan, Nanos, Timestamp};
 /// periods. By default four misses within 32 frames halve the rate (down to
 /// an eighth); 240 frames in a row without a miss double it again (up to
 /// the full rate); [`with_thresholds`](FrameRateGovernor::with_thresholds)
-/// sets all four. Feed it the plan of every frame the display shows, with
-/// the planner's refresh estimate if it has one (under snapped pacing);
-/// without one it learns the refresh period from those frames itself. Apply
+/// sets all four. Feed it the measured delta of every frame the display
+/// shows ([`FramePlan::raw_delta`](crate::FramePlan::raw_delta)), with the
+/// planner's refresh estimate if it has one (under snapped pacing); without
+/// one it learns the refresh period from those deltas itself. Apply
 /// [`render_cap`](FrameRateGovernor::render_cap) as the planner's (the
 /// `evenstep` driver's `Loop::set_governor` does all of this).
 ///
@@ -34,7 +35,7 @@ use crate::{DisplayModel, FramePlan, Nanos, Timestamp};
 ///     // Every third frame misses a refresh.
 ///     now += if k % 3 == 2 { 33_333_333 } else { 16_666_667 };
 ///     let plan = frames.begin_frame(Timestamp::from_nanos(now));
-///     governor.observe(&plan, frames.refresh_period());
+///     governor.observe(plan.raw_delta(), frames.refresh_period());
 ///     frames.set_render_cap(governor.render_cap());
 /// }
 /// assert_eq!(governor.divisor(), 8); // rendering at 60/8 Hz
@@ -133,17 +134,19 @@ impl FrameRateGovernor {
         )
     }
 
-    /// Observes one frame the display showed. `refresh_period` is the
-    /// planner's estimate
+    /// Observes one frame the display showed: `raw_delta` is the time since
+    /// the previous frame, as measured
+    /// ([`FramePlan::raw_delta`](crate::FramePlan::raw_delta)), and
+    /// `refresh_period` the planner's estimate
     /// ([`FrameLoop::refresh_period`](crate::FrameLoop::refresh_period)),
     /// `None` when it has none (pacing not snapped): the governor then goes
     /// by its own estimate, learned from the deltas of the frames it
     /// observes. Until either has a period, nothing changes.
-    pub fn observe(&mut self, plan: &FramePlan, refresh_period: Option<Nanos>) {
+    pub fn observe(&mut self, raw_delta: Nanos, refresh_period: Option<Nanos>) {
         let refresh_period = if refresh_period.is_some() {
             refresh_period
         } else {
-            self.shown += plan.raw_delta();
+            self.shown += raw_delta;
             let _ = self.display.observe(self.shown);
             self.display.period()
         };
@@ -152,7 +155,7 @@ impl FrameRateGovernor {
             return;
         };
         self.period = Some(period);
-        let raw = plan.raw_delta().as_nanos();
+        let raw = raw_delta.as_nanos();
         if raw == 0 {
             return;
         }
@@ -231,7 +234,7 @@ mod tests {
         let period = Some(Nanos::from_nanos(16_666_667));
         for k in 1..=3 {
             let plan = frames.begin_frame(Timestamp::from_nanos(k * 16_666_667));
-            governor.observe(&plan, period);
+            governor.observe(plan.raw_delta(), period);
         }
         assert_eq!(governor.clean_streak, u32::MAX);
         assert_eq!(governor.divisor(), 1);

@@ -3,8 +3,7 @@
 //! On a 60 Hz display with 60 steps a second every frame should run exactly
 //! one step, but timestamps jitter, and a bank that sits near a step boundary
 //! turns that jitter into frames of 0 and 2 steps: motion stutters although
-//! the frame rate is steady. The planner asks the parts here, one concept a
-//! file:
+//! the frame rate is steady. The parts here, one concept a file:
 //!
 //! - [`mode`](Pacing): locked (the default), off, centred (the bank starts
 //!   at half a step and returns there after a budget overrun) or snapped;
@@ -20,7 +19,9 @@
 //!   the refreshes and the pipeline's latency, and each new frame is
 //!   snapped to the refreshes until its predicted showing;
 //! - the [render cap](RenderCap) and the [governor](FrameRateGovernor), which
-//!   decide which frames are drawn, never how many steps run.
+//!   decide which frames are drawn, never how many steps run;
+//! - the pacer, which holds all of the planner's pacing state (the mode,
+//!   snapping, feedback, the render cap) behind the calls the planner makes.
 //!
 //! Every unit of time pacing adds to or removes from the bank is reported as
 //! the plan's phase shift, so submitted time plus phase shift still equals
@@ -32,6 +33,7 @@ mod display;
 mod governor;
 mod hysteresis;
 mod mode;
+mod pacer;
 mod referee;
 mod render_cap;
 mod shown;
@@ -41,7 +43,9 @@ pub use display::{DisplayModel, Rhythm};
 pub use governor::FrameRateGovernor;
 pub(crate) use hysteresis::Hysteresis;
 pub use mode::{Pacing, PacingError};
+pub(crate) use pacer::{Books, FrameKind, Pacer, PacingEvent, Placing};
 pub use render_cap::RenderCap;
-pub(crate) use shown::Shown;
+use shown::Shown;
 pub use shown::{FRAMES_IN_FLIGHT, ShownDisplay};
-pub(crate) use snap::{Snap, Snapper};
+pub(crate) use snap::Snap;
+use snap::Snapper;

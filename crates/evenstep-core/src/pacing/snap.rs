@@ -15,6 +15,7 @@ mod lattice;
 use lattice::{Lattice, LatticeCache, band_within, refresh_units};
 
 use crate::pacing::Hysteresis;
+use crate::plan::Snapped;
 use crate::{DisplayModel, Nanos, Pacing, Speed, Timestamp, Timestep};
 
 /// A frame delta snapped to whole refreshes. A snap whose units do not fit
@@ -35,6 +36,16 @@ pub(crate) struct Snap {
 }
 
 impl Snap {
+    /// How `snap` snapped its frame, as the plan reports it.
+    pub(crate) const fn snapped(snap: Option<Snap>) -> Snapped {
+        match snap {
+            None => Snapped::No,
+            Some(snap) if !snap.refreshes => Snapped::No,
+            Some(snap) if snap.predicted => Snapped::ToShowing,
+            Some(_) => Snapped::ToStamps,
+        }
+    }
+
     /// A snap of `units`, if they fit.
     pub(crate) fn of(units: i128, lattice: Option<Lattice>) -> Option<Snap> {
         Some(Snap {

@@ -108,7 +108,7 @@ impl<S> Loop<S> {
         };
         let divisor = governor.divisor();
         governor.observe(
-            plan,
+            plan.raw_delta(),
             self.frames.refresh_period().or(self.frames.refresh_hint()),
         );
         if governor.divisor() != divisor {
