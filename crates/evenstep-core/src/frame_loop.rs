@@ -22,9 +22,23 @@ use bank::Bank;
 pub use give_back::GivenBack;
 
 use crate::frame_id::{FeedbackError, FrameId};
-use crate::pacing::{Books, FrameKind, Pacer, Placing, ShownDisplay, Snap};
+use crate::pacing::{Books, FrameKind, Pacer, ShownDisplay, Snap};
 use crate::sim_epoch::SimEpoch;
 use crate::{FramePlan, Nanos, Speed, StepBudget, Timestamp, Timestep};
+
+/// What pacing weighs a frame against, gathered only if it asks (see
+/// `Pacer::begin`): a closure over the fields themselves, so that it
+/// borrows them beside the pacer.
+macro_rules! books {
+    ($frames:ident) => {
+        || Books {
+            bank: $frames.bank.units(),
+            timestep: $frames.timestep,
+            speed: $frames.speed,
+            budget: $frames.budget,
+        }
+    };
+}
 
 /// The fixed-step planner.
 ///
@@ -143,7 +157,7 @@ impl FrameLoop {
     #[inline(always)]
     pub fn begin_frame(&mut self, now: Timestamp) -> FramePlan {
         let raw = self.advance_to(now);
-        let (frame, snap) = self.pacer.begin(now, raw, FrameKind::Drawn, &self.books());
+        let (frame, snap) = self.pacer.begin(now, raw, FrameKind::Drawn, books!(self));
         let plan = match self.plan_common_frame(raw, snap) {
             Some(plan) => plan,
             None => self.plan_any_frame(raw, snap, true),
@@ -162,7 +176,7 @@ impl FrameLoop {
     /// frame cannot be reported shown.
     pub fn begin_hidden_frame(&mut self, now: Timestamp) -> FramePlan {
         let raw = self.advance_to(now);
-        let (frame, snap) = self.pacer.begin(now, raw, FrameKind::Hidden, &self.books());
+        let (frame, snap) = self.pacer.begin(now, raw, FrameKind::Hidden, books!(self));
         let plan = match self.plan_common_frame(raw, snap) {
             Some(plan) => FramePlan {
                 render: false,
@@ -233,17 +247,6 @@ impl FrameLoop {
     /// planned from it. `None` until two reports have given a period.
     pub fn shown_display(&self) -> Option<ShownDisplay> {
         self.pacer.shown_display()
-    }
-
-    /// What pacing weighs the next frame against.
-    #[inline]
-    fn books(&self) -> Books {
-        Books {
-            bank: self.bank.units(),
-            timestep: self.timestep,
-            speed: self.speed,
-            budget: self.budget,
-        }
     }
 
     /// Moves the anchor to `now`, and returns the time since the previous
@@ -337,18 +340,12 @@ impl FrameLoop {
     }
 
     /// Where pacing puts the bank once `left` is what the steps left of it
-    /// (see [`Pacer::place_bank`]).
+    /// (see [`Pacer::bank_after_frame`]).
     #[inline]
     fn centre(&self, left: u64, clamped: bool, snap: Option<Snap>) -> u64 {
-        let placing = Placing::Frame {
-            left,
-            clamped,
-            snap,
-            speed: self.speed,
-        };
+        let per_step = self.timestep.units_per_step();
         self.pacer
-            .place_bank(placing, self.timestep.units_per_step())
-            .unwrap_or(left)
+            .bank_after_frame(left, clamped, snap, per_step, self.speed)
     }
 
     /// Runs `span` of simulation time now, as whole fixed steps with no
@@ -382,7 +379,7 @@ impl FrameLoop {
         };
         let (frame, _) = self
             .pacer
-            .begin(self.last, span, FrameKind::CatchUp, &self.books());
+            .begin(self.last, span, FrameKind::CatchUp, books!(self));
         let plan = self.settle(&deposit, u128::MAX, false);
         self.pacer
             .ran(FrameKind::CatchUp, span, plan.steps_due(), self.speed);

@@ -53,17 +53,10 @@ pub(crate) enum PacingEvent {
     Timestep,
 }
 
-/// When pacing is asked where the part of the bank under a step goes.
+/// When pacing is asked, between frames, where the part of the bank under
+/// a step goes.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Placing {
-    /// After a frame whose steps left `left` of the bank, the budget
-    /// having `clamped` them or not, snapped by `snap`.
-    Frame {
-        left: u64,
-        clamped: bool,
-        snap: Option<Snap>,
-        speed: Speed,
-    },
     /// A bank starting (a new planner, a reset).
     Start,
     /// Before pacing changes to the given one.
@@ -94,21 +87,23 @@ impl Pacer {
 
     /// Numbers a frame of `kind` at `now`, `raw` after the previous one,
     /// and decides how pacing snaps it: `None` plans the delta as measured.
+    /// The `books` are read only when pacing snaps (a closure: the frames
+    /// of pacing off never gather them).
     #[inline]
     pub(crate) fn begin(
         &mut self,
         now: Timestamp,
         raw: Nanos,
         kind: FrameKind,
-        books: &Books,
+        books: impl FnOnce() -> Books,
     ) -> (FrameId, Option<Snap>) {
         match kind {
             FrameKind::Drawn => {
                 let frame = self.shown.number_drawn(now);
                 let snap = match (self.mode.is_snapped(), self.shown.has_lattice()) {
                     (false, _) => None,
-                    (true, false) => self.snap(now, raw, books),
-                    (true, true) => self.pace(now, raw, books),
+                    (true, false) => self.snap(now, raw, &books()),
+                    (true, true) => self.pace(now, raw, &books()),
                 };
                 (frame, snap)
             }
@@ -132,25 +127,36 @@ impl Pacer {
             .ran(steps_due, speed == Speed::NORMAL && self.mode.is_snapped());
     }
 
-    /// Where the part of the bank under a step of `per_step` units goes;
-    /// `None` leaves it where it is. After a frame snapped to a lattice: mid-way between the step
-    /// boundaries the display's refreshes fall on (at the speed); after an
-    /// overrun under centred pacing, back at mid-step. A centred bank
-    /// starts at mid-step, and moves there when pacing becomes centred.
+    /// Where the part of the bank under a step of `per_step` units goes
+    /// once a frame's steps left `left` of it, the budget having `clamped`
+    /// them or not, the frame snapped by `snap`: mid-way between the step
+    /// boundaries the display's refreshes fall on (at the `speed`) after a
+    /// frame snapped to a lattice, back at mid-step after an overrun under
+    /// centred pacing, and otherwise where it is. With
+    /// [`place_bank`](Pacer::place_bank), the only place pacing decides
+    /// where the bank sits.
     #[inline]
+    pub(crate) fn bank_after_frame(
+        &self,
+        left: u64,
+        clamped: bool,
+        snap: Option<Snap>,
+        per_step: u64,
+        speed: Speed,
+    ) -> u64 {
+        match snap.and_then(|snap| snap.centre(left, per_step, speed)) {
+            Some(centred) if !clamped => centred,
+            _ if clamped && self.mode.is_centred() => per_step / 2,
+            _ => left,
+        }
+    }
+
+    /// Where the part of the bank under a step of `per_step` units goes
+    /// between frames; `None` leaves it where it is. A centred bank starts
+    /// at mid-step, and moves there when pacing becomes centred.
     pub(crate) fn place_bank(&self, placing: Placing, per_step: u64) -> Option<u64> {
         let centred = self.mode.is_centred();
         match placing {
-            Placing::Frame {
-                left,
-                clamped,
-                snap,
-                speed,
-            } => match snap.and_then(|snap| snap.centre(left, per_step, speed)) {
-                Some(centred) if !clamped => Some(centred),
-                _ if clamped && centred => Some(per_step / 2),
-                _ => None,
-            },
             Placing::Start => centred.then_some(per_step / 2),
             Placing::Change(to) => (to.is_centred() && !centred).then_some(per_step / 2),
         }
