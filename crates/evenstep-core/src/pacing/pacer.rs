@@ -224,9 +224,11 @@ impl Pacer {
         }
     }
 
-    /// Forgets what snapping learned of the display, but the refresh hint.
+    /// Forgets what snapping learned of the display, but the refresh hint,
+    /// and the lattice found for feedback's period.
     fn forget_display(&mut self) {
         self.snapper.forget();
+        self.shown.forget_lattice();
     }
 
     /// The pacing.
@@ -287,7 +289,7 @@ impl Pacer {
         }
         let timestep = books.timestep;
         let Some((refreshes, fed)) = predicted.and_then(|(refreshes, period)| {
-            let snap = self.snapper.snap_shown(refreshes, period, timestep)?;
+            let snap = self.shown.snap(refreshes, period, timestep)?;
             Some((refreshes, snap))
         }) else {
             return stamps;

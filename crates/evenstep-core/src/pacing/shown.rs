@@ -45,7 +45,9 @@
 //! back.
 
 use crate::frame_id::{FeedbackError, FrameId};
+use crate::pacing::Snap;
 use crate::pacing::referee::Referee;
+use crate::pacing::snap::{LatticeCache, refresh_units};
 use crate::{Nanos, Timestamp, Timestep};
 
 /// How many of the latest planned frames a report can name.
@@ -293,6 +295,9 @@ pub(crate) struct Shown {
     /// nothing broke the count since: the report's shown time it was
     /// counted from, and how long after it, in 2⁻¹⁶ ns.
     previous: Option<(Timestamp, i64)>,
+    /// The lattice of refreshes and steps for the period the reports
+    /// measured.
+    lattice_found: LatticeCache,
 }
 
 impl Shown {
@@ -308,6 +313,7 @@ impl Shown {
             lattice: None,
             latency: None,
             previous: None,
+            lattice_found: LatticeCache::EMPTY,
         }
     }
 
@@ -358,6 +364,32 @@ impl Shown {
     pub(crate) fn candidates(&mut self, stamps: u64, refreshes: u64) {
         let slot = slot_of(FrameId::from_raw(self.next.get().wrapping_sub(1)));
         self.referee.candidates(slot, stamps, refreshes);
+    }
+
+    /// The snap of a frame to the `refreshes` display feedback predicts
+    /// from the previous frame's showing to its own, on the period feedback
+    /// measured (`period_fixed`, in 2⁻¹⁶ ns), counted on the lattice of
+    /// that period and the step when there is one. The frame has been
+    /// observed as the timestamps plan it, so that they have kept up
+    /// whichever plan stands.
+    pub(crate) fn snap(
+        &mut self,
+        refreshes: u64,
+        period_fixed: u64,
+        timestep: Timestep,
+    ) -> Option<Snap> {
+        let lattice = self
+            .lattice_found
+            .lattice_for(Nanos::from_nanos(period_fixed >> 16), timestep);
+        let units =
+            i128::from(refreshes).checked_mul(refresh_units(lattice, period_fixed, timestep))?;
+        Snap::predicted(units, lattice)
+    }
+
+    /// Forgets the lattice found for the reports' period (a change of step
+    /// or of pacing: it is found again).
+    pub(crate) fn forget_lattice(&mut self) {
+        self.lattice_found = LatticeCache::EMPTY;
     }
 
     /// Whether the referee has feedback plan the frames.

@@ -12,7 +12,8 @@
 
 mod lattice;
 
-use lattice::{Lattice, LatticeCache, band_within, refresh_units};
+use lattice::{Lattice, band_within};
+pub(super) use lattice::{LatticeCache, refresh_units};
 
 use crate::pacing::Hysteresis;
 use crate::plan::Snapped;
@@ -53,6 +54,14 @@ impl Snap {
             lattice,
             predicted: false,
             refreshes: true,
+        })
+    }
+
+    /// A snap of `units` that display feedback predicted, if they fit.
+    pub(crate) fn predicted(units: i128, lattice: Option<Lattice>) -> Option<Snap> {
+        Some(Snap {
+            predicted: true,
+            ..Snap::of(units, lattice)?
         })
     }
 
@@ -174,8 +183,6 @@ pub(crate) struct Snapper {
     display: DisplayModel,
     /// The lattice for the display model's period.
     found: LatticeCache,
-    /// The lattice for the period display feedback measured.
-    shown: LatticeCache,
     /// Frames in a row the period has had a lattice.
     held: u32,
     /// Refreshes counted and not yet banked (at most [`SLACK`] between
@@ -208,7 +215,6 @@ impl Snapper {
         Snapper {
             display: DisplayModel::new(),
             found: LatticeCache::EMPTY,
-            shown: LatticeCache::EMPTY,
             held: 0,
             owed: 0,
             owed_unit: 0,
@@ -348,29 +354,6 @@ impl Snapper {
         self.gap = true;
         self.steady = None;
         self.hysteresis = Hysteresis::new();
-    }
-
-    /// The snap of a frame to the `refreshes` display feedback predicts
-    /// from the previous frame's showing to its own, on the period feedback
-    /// measured (`period_fixed`, in 2⁻¹⁶ ns), counted on the lattice of
-    /// that period and the step when there is one. The frame has been
-    /// observed as the timestamps plan it, so that they have kept up
-    /// whichever plan stands.
-    pub(crate) fn snap_shown(
-        &mut self,
-        refreshes: u64,
-        period_fixed: u64,
-        timestep: Timestep,
-    ) -> Option<Snap> {
-        let lattice = self
-            .shown
-            .lattice_for(Nanos::from_nanos(period_fixed >> 16), timestep);
-        let units =
-            i128::from(refreshes).checked_mul(refresh_units(lattice, period_fixed, timestep))?;
-        Some(Snap {
-            predicted: true,
-            ..Snap::of(units, lattice)?
-        })
     }
 
     fn snap_refreshes(

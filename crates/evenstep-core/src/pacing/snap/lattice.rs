@@ -129,7 +129,7 @@ pub(super) fn band_within(refresh: u64, divisor: u128, timestep: Timestep) -> (u
 
 /// The lattice found for a period, kept while the period stays near it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(super) struct LatticeCache {
+pub(in crate::pacing) struct LatticeCache {
     /// The period band, in nanoseconds, the lattice below was found for. A
     /// found lattice holds while the period stays within 0.5% of where it
     /// was found (well inside the 1% that admits it), so a period wandering
@@ -142,14 +142,18 @@ pub(super) struct LatticeCache {
 
 impl LatticeCache {
     /// Nothing found yet.
-    pub(super) const EMPTY: LatticeCache = LatticeCache {
+    pub(in crate::pacing) const EMPTY: LatticeCache = LatticeCache {
         band: (1, 0),
         lattice: None,
     };
 
     /// The lattice for `period`, found again only when the period leaves
     /// the band the last one was found for.
-    pub(super) fn lattice_for(&mut self, period: Nanos, timestep: Timestep) -> Option<Lattice> {
+    pub(in crate::pacing) fn lattice_for(
+        &mut self,
+        period: Nanos,
+        timestep: Timestep,
+    ) -> Option<Lattice> {
         let p = period.as_nanos();
         let (lo, hi) = self.band;
         if lo <= p && p <= hi {
@@ -172,7 +176,7 @@ impl LatticeCache {
 /// What one refresh of `period_fixed` (in 2⁻¹⁶ ns) is worth in accumulator
 /// units: exactly its share of the step on a `lattice`, else the period to
 /// its 2⁻¹⁶ ns, so that k of them do not drift from the wall.
-pub(super) fn refresh_units(
+pub(in crate::pacing) fn refresh_units(
     lattice: Option<Lattice>,
     period_fixed: u64,
     timestep: Timestep,
