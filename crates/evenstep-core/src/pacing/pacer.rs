@@ -280,7 +280,6 @@ impl Pacer {
     /// already shown which of the two stands (see `referee.rs`). Out of
     /// line, so that the frame of a game without feedback is planned in
     /// place without it.
-    #[inline(never)]
     fn pace(&mut self, now: Timestamp, raw: Nanos, books: &Books) -> Option<Snap> {
         let predicted = self.shown.refreshes_to(now);
         let stamps = self.snap(now, raw, books);
