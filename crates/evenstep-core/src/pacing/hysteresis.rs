@@ -182,6 +182,17 @@ impl Hysteresis {
     }
 
     /// Forgets the debt: the bank was moved by another rule (a snap).
+    /// Starts again, as [`new`](Hysteresis::new). Until a frame is
+    /// learned nothing has changed since then, so a hysteresis that has
+    /// learned none is left as it is: every hidden frame (a host's rooms,
+    /// a server's loops, under any pacing) forgets, and rebuilding the
+    /// history each time wrote some 250 bytes of a loop out of the cache.
+    pub(crate) fn forget(&mut self) {
+        if self.learned {
+            *self = Hysteresis::new();
+        }
+    }
+
     pub(crate) fn settle_debt(&mut self) {
         self.owed = 0;
     }
@@ -212,4 +223,27 @@ impl Hysteresis {
 /// A `u128` of units as an `i128`: banks and deposits are far under 2¹²⁷.
 fn signed(units: u128) -> i128 {
     i128::try_from(units).unwrap_or(i128::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Hysteresis;
+
+    #[test]
+    fn forgetting_leaves_what_a_new_one_holds_whether_or_not_it_learned() {
+        let fresh = Hysteresis::new();
+        // Asked to shift before learning a frame: nothing to keep.
+        let mut unlearned = Hysteresis::new();
+        assert_eq!(unlearned.shift(3, 1_000, 600), 0);
+        unlearned.settle_debt();
+        assert_eq!(unlearned, fresh);
+        unlearned.forget();
+        assert_eq!(unlearned, fresh);
+        // One frame learned: forgetting starts again.
+        let mut learned = Hysteresis::new();
+        learned.ran(2);
+        assert_ne!(learned, fresh);
+        learned.forget();
+        assert_eq!(learned, fresh);
+    }
 }

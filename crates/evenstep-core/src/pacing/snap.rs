@@ -353,7 +353,7 @@ impl Snapper {
     pub(crate) fn mark_gap(&mut self) {
         self.gap = true;
         self.steady = None;
-        self.hysteresis = Hysteresis::new();
+        self.hysteresis.forget();
     }
 
     fn snap_refreshes(
