@@ -221,7 +221,7 @@ fn run(input: &Input) -> Vec<FramePlan> {
         ledger.shifted += plan.phase_shift_units();
         ledger.executed += i128::from(plan.steps_run() - plan.steps_queued()) * per_step;
         ledger.dropped += i128::try_from(plan.dropped_units()).expect("dropped units fit");
-        governor.observe(&plan, frames.refresh_period());
+        governor.observe(plan.raw_delta(), frames.refresh_period());
         let _ = governor.render_cap();
         plans.push(plan);
     }
