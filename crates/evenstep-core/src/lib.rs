@@ -121,6 +121,8 @@ pub use budget::{BudgetError, StepBudget};
 pub use frame_id::{FeedbackError, FrameId};
 pub use frame_loop::{FrameLoop, GivenBack};
 pub use frame_stats::FrameStats;
+#[cfg(feature = "tuning")]
+pub use pacing::tuning;
 pub use pacing::{
     DisplayModel, FRAMES_IN_FLIGHT, FrameRateGovernor, Pacing, PacingError, RenderCap, Rhythm,
     ShownDisplay,

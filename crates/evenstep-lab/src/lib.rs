@@ -63,6 +63,7 @@ mod synthetic;
 mod table;
 mod trace;
 mod trace_stats;
+mod tune;
 
 pub use capture::{
     Capture, CaptureError, JudgeError, MAX_PIPED_BYTES, NOT_REPORTED, judge_file, read_piped,
@@ -92,3 +93,4 @@ pub use sweep::{PhaseCounts, Sweep, SweepReport, judge_trace};
 pub use synthetic::{Jitter, MAX_FRAMES, MAX_HIDDEN, MAX_STALL_MILLIS, Synthetic, SyntheticError};
 pub use trace::{Refresh, Trace};
 pub use trace_stats::TraceStats;
+pub use tune::{Choice, KnobReport, OBJECTIVES, Training, TuningReport, leave_one_out};

@@ -11,7 +11,7 @@ use evenstep_core::Pacing;
 use evenstep_lab::{
     CSV_FORMATS, Capture, CaptureError, Jitter, JudgeError, MAX_HIDDEN, MAX_PIPED_BYTES,
     ProcessFilter, Profile, Rate, Report, SUITE_FRAMES, Settings, SweepReport, Synthetic, Trace,
-    TraceReport, WARM_UP_FRAMES, default_suite, parse_csv, svg,
+    TraceReport, Training, WARM_UP_FRAMES, default_suite, leave_one_out, parse_csv, svg,
 };
 
 /// Feed frame timestamp traces through fixed-step planners side by side
@@ -117,6 +117,12 @@ struct Cli {
     )]
     feedback_delay: u32,
 
+    /// Instead of the report, judge each of pacing's tuned constants
+    /// leave-one-capture-out on the default suite's profiles and the
+    /// `--csv` captures (slow: the whole training set once for every value
+    /// tried; the other options but the planners' are refused).
+    #[arg(long, help_heading = "Output")]
+    leave_one_out: bool,
     /// Print the report as JSON instead of a table.
     #[arg(long, help_heading = "Output")]
     json: bool,
@@ -375,7 +381,8 @@ fn long_help() -> String {
          evenstep-lab --csv crates/evenstep-lab/traces/csgo_60hz_composed.csv --phases 16\n  \
          evenstep-lab --csv presentmon.csv --process game.exe --json\n  \
          evenstep-lab --csv frames.csv   (a capture from evenstep's Loop::record_capture)\n  \
-         evenstep-lab --hz 144 --jitter-us 500 --miss-per-mille 5 --svg 144.svg"
+         evenstep-lab --hz 144 --jitter-us 500 --miss-per-mille 5 --svg 144.svg\n  \
+         evenstep-lab --leave-one-out --csv a.csv --csv b.csv   (every tuned constant, in and out of sample)"
     )
 }
 
@@ -383,6 +390,9 @@ fn run(cli: &Cli) -> Result<(), String> {
     let settings = Settings::new(cli.step_hz, cli.budget, cli.snap_tolerance)
         .and_then(|settings| settings.with_feedback_delay(cli.feedback_delay))
         .map_err(|e| e.to_string())?;
+    if cli.leave_one_out {
+        return run_leave_one_out(cli, settings);
+    }
     let Captures {
         judged,
         read,
@@ -406,6 +416,26 @@ fn run(cli: &Cli) -> Result<(), String> {
             chosen.name
         );
     }
+    Ok(())
+}
+
+/// `--leave-one-out`: every knob's table, on the suite and the captures.
+fn run_leave_one_out(cli: &Cli, settings: Settings) -> Result<(), String> {
+    if cli.wants_synthetic() || cli.json || cli.svg.is_some() || cli.process.is_some() {
+        return Err(
+            "--leave-one-out judges the default suite and the --csv captures: it takes no \
+             synthetic trace, --process, --json or --svg"
+                .to_owned(),
+        );
+    }
+    let training = Training {
+        settings,
+        phases: cli.phases,
+        profiles: default_suite(),
+        captures: cli.csv.clone(),
+        display_hz: cli.display_hz,
+    };
+    print!("{}", leave_one_out(&training)?.table());
     Ok(())
 }
 

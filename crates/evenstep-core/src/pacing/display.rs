@@ -14,24 +14,26 @@ mod lock;
 use line::{Line, refreshes_in, rough_period};
 use lock::{Lock, period_nanos_after};
 
+use crate::pacing::tuning::Knob;
 use crate::{Nanos, Timestamp};
 
 /// Deltas the search window holds.
 const WINDOW: usize = 32;
 /// Deltas needed before the first lattice is looked for.
-const EVIDENCE: u8 = 4;
+pub(super) const EVIDENCE: Knob = Knob::new(4, "evidence", 4, &[3, 4, 6, 8], 2..=32);
 /// The first lattice may be taken from fewer than a window of deltas when
 /// their stamps sit, on average, within a 32nd of a period of its points.
-const CLOSE_DIVISOR: u64 = 32;
+pub(super) const CLOSE_DIVISOR: Knob = Knob::new(5, "close", 32, &[16, 24, 32, 48, 64], 1..=1024);
 /// A whole window is taken when the closest three quarters of its stamps
 /// sit, on average, within a tenth of a period of their points.
-const LOCK_DIVISOR: u64 = 10;
+pub(super) const LOCK_DIVISOR: Knob = Knob::new(6, "lock", 10, &[6, 8, 10, 12, 16], 1..=1024);
 /// The lattice is dropped when the stamps within a quarter period of their
 /// points sit, on average, more than a fifth of a period away.
-const UNLOCK_DIVISOR: u64 = 5;
+pub(super) const UNLOCK_DIVISOR: Knob = Knob::new(7, "unlock", 5, &[3, 4, 5, 6, 8], 1..=1024);
 /// Deltas in a row, without a lattice found, after which the display is
 /// said to keep no rhythm.
-const NO_RHYTHM_AFTER: u32 = 32;
+pub(super) const NO_RHYTHM_AFTER: Knob =
+    Knob::new(8, "no-rhythm-after", 32, &[16, 24, 32, 48, 64], 1..=4096);
 /// The longest delta remembered, in ns (about 4.3 s): a longer gap (a
 /// hidden window) drops the lattice.
 const MOST_NANOS: u64 = u32::MAX as u64;
@@ -44,22 +46,30 @@ const FRACTION_BITS: u32 = 16;
 /// Frames after a lock (or a stall) on which the phase and period follow
 /// faster, while the period found from a short window is refined, and
 /// before locked pacing trusts a lattice that is not very clean.
-const SETTLING_FRAMES: u32 = 16;
+pub(super) const SETTLING_FRAMES: Knob =
+    Knob::new(9, "settling", 16, &[8, 12, 16, 24, 32], 1..=4096);
 /// Frames in a row that each span two refreshes or more after which the
 /// lattice is taken to be a finer one than the frames keep (found from a
 /// window of startup frames), and looked for again: a coarser lattice that
 /// fits the same stamps describes them better.
-const TOO_FINE_AFTER: u32 = 8;
+pub(super) const TOO_FINE_AFTER: Knob =
+    Knob::new(10, "too-fine-after", 8, &[4, 6, 8, 12, 16], 1..=4096);
 /// A frame spanning more refreshes than this, and longer than
 /// `STALL_NANOS`, is a stall.
-const STALL_REFRESHES: u64 = 3;
+pub(super) const STALL_REFRESHES: Knob = Knob::new(11, "stall-refreshes", 3, &[2, 3, 4, 6], 1..=64);
 /// 50 ms: at 120 Hz and faster, a hitch of a few refreshes is no stall.
 const STALL_NANOS: u64 = 50_000_000;
 /// The share of stray stamps (more than a quarter period from their
 /// points) is kept in 1/256. A fresh lattice starts at a quarter; past
 /// three eighths it is dropped.
 const STRAYS_ONE: u32 = 256;
-const STRAYS_LOST: u32 = STRAYS_ONE * 3 / 8;
+pub(super) const STRAYS_LOST: Knob = Knob::new(
+    12,
+    "strays-lost",
+    STRAYS_ONE * 3 / 8,
+    &[64, 80, 96, 112, 128],
+    1..=STRAYS_ONE,
+);
 
 /// What the model knows of the display's rhythm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -262,7 +272,7 @@ impl DisplayModel {
         let search = if self.lost_one {
             usize::from(self.count) == WINDOW && self.unlocked_for % 4 == 0
         } else {
-            self.count >= EVIDENCE
+            u32::from(self.count) >= EVIDENCE.get()
         };
         if search {
             let (lattice, refreshes) = self.find(now).unzip();
@@ -281,7 +291,7 @@ impl DisplayModel {
             Some(lattice) => Rhythm::Steady {
                 period: Nanos::from_nanos(lattice.period.unsigned_abs() >> FRACTION_BITS),
             },
-            None if self.unlocked_for >= NO_RHYTHM_AFTER => Rhythm::Irregular,
+            None if self.unlocked_for >= NO_RHYTHM_AFTER.get() => Rhythm::Irregular,
             None => Rhythm::Learning,
         }
     }
@@ -395,8 +405,8 @@ impl DisplayModel {
         // One stamp more than deltas: the window's first.
         let short = distances.len() - 1 < WINDOW;
         let (kept, divisor) = match (short, self.lost_one) {
-            (false, _) => (distances.len() * 3 / 4, LOCK_DIVISOR),
-            (true, false) => (distances.len(), CLOSE_DIVISOR),
+            (false, _) => (distances.len() * 3 / 4, LOCK_DIVISOR.get_u64()),
+            (true, false) => (distances.len(), CLOSE_DIVISOR.get_u64()),
             (true, true) => return None,
         };
         distances.sort_unstable();

@@ -23,11 +23,13 @@
 //! not fitted here: half a step of give, twelve frames of history, and four
 //! windows agreeing before a frame's time is pulled to the typical range.
 
+use crate::pacing::tuning::Knob;
+
 /// Frames of step-count history kept.
 const HISTORY: usize = 12;
 /// Windows of the history that must agree on a typical range of steps a
 /// frame before a frame's time is pulled into it.
-const AGREEING: usize = 4;
+pub(super) const AGREEING: Knob = Knob::new(13, "agreeing", 4, &[2, 3, 4, 6, 8], 1..=12);
 
 /// The history of steps a frame and the time owed between frames.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -207,12 +209,12 @@ impl Hysteresis {
             let frames = i as i128 + 1;
             let at_least = i128::from(typical) * step / frames;
             if at_least > high {
-                return (i >= AGREEING).then_some((low, high));
+                return (i >= AGREEING.get() as usize).then_some((low, high));
             }
             low = low.max(at_least);
             let at_most = (i128::from(typical) + 1) * step / frames;
             if at_most < low {
-                return (i >= AGREEING).then_some((low, high));
+                return (i >= AGREEING.get() as usize).then_some((low, high));
             }
             high = high.min(at_most);
         }

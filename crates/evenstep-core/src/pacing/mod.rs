@@ -38,6 +38,15 @@ mod referee;
 mod render_cap;
 mod shown;
 mod snap;
+#[cfg(feature = "tuning")]
+pub mod tuning;
+#[cfg(not(feature = "tuning"))]
+#[allow(
+    dead_code,
+    unreachable_pub,
+    reason = "only the `tuning` feature reads the table and sets knobs"
+)]
+mod tuning;
 
 pub use display::{DisplayModel, Rhythm};
 pub use governor::FrameRateGovernor;

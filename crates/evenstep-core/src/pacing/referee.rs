@@ -28,13 +28,14 @@
 //! training captures and profiles (the lab README gives both figures).
 
 use crate::pacing::shown::FRAMES_IN_FLIGHT;
+use crate::pacing::tuning::Knob;
 
 /// Frames judged over which a miss's weight fades by a factor of e.
-const HORIZON: u64 = 256;
+pub(super) const HORIZON: Knob = Knob::new(18, "horizon", 256, &[128, 256, 512, 1024], 1..=1 << 20);
 /// How many times fewer misses than the stamps feedback must have...
-const ODDS: u64 = 2;
+pub(super) const ODDS: Knob = Knob::new(19, "odds", 2, &[1, 2, 3], 1..=64);
 /// ... and by how many whole misses more, before it plans.
-const LEAD: u64 = 8;
+pub(super) const LEAD: Knob = Knob::new(20, "lead", 8, &[0, 1, 2, 4, 8], 0..=1024);
 /// Fractional bits of the faded counts.
 const ONE: u64 = 1 << 16;
 
@@ -99,8 +100,8 @@ impl Referee {
 
     /// Whether feedback has lately been right clearly more often than the
     /// stamps.
-    pub(crate) const fn prefers_feedback(&self) -> bool {
-        self.fed_missed * ODDS + LEAD * ONE < self.stamps_missed
+    pub(crate) fn prefers_feedback(&self) -> bool {
+        self.fed_missed * ODDS.get_u64() + LEAD.get_u64() * ONE < self.stamps_missed
     }
 
     /// Judges the frames in `slots` (those after the previous report, up to
@@ -136,8 +137,8 @@ impl Referee {
 }
 
 /// A faded count of misses after one more judgment.
-const fn faded(count: u64, missed: bool) -> u64 {
-    count - count / HORIZON + if missed { ONE } else { 0 }
+fn faded(count: u64, missed: bool) -> u64 {
+    count - count / HORIZON.get_u64() + if missed { ONE } else { 0 }
 }
 
 /// Whether `steps` are right for a showing of `units`: within a step of

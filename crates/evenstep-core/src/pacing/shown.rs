@@ -48,6 +48,7 @@ use crate::frame_id::{FeedbackError, FrameId};
 use crate::pacing::Snap;
 use crate::pacing::referee::Referee;
 use crate::pacing::snap::{LatticeCache, refresh_units};
+use crate::pacing::tuning::Knob;
 use crate::{Nanos, Timestamp, Timestep};
 
 /// How many of the latest planned frames a report can name.
@@ -56,13 +57,14 @@ const _: () = assert!(FRAMES_IN_FLIGHT <= u32::BITS as usize); // a bit each
 
 /// Reports fitted to the lattice, and reports with a consistent latency,
 /// needed before feedback plans frames.
-const TRUST_AFTER: u32 = 8;
+pub(super) const TRUST_AFTER: Knob = Knob::new(14, "trust-after", 8, &[4, 6, 8, 12, 16], 1..=4096);
 /// A shown time fits the lattice within an eighth of a period.
-const FIT_DIVISOR: i64 = 8;
+pub(super) const FIT_DIVISOR: Knob = Knob::new(15, "fit", 8, &[4, 6, 8, 12, 16], 1..=1024);
 /// The finest division of a first period tried when a gap does not fit it.
-const MOST_DIVISIONS: i64 = 8;
+pub(super) const MOST_DIVISIONS: Knob = Knob::new(16, "most-divisions", 8, &[4, 6, 8, 12], 1..=64);
 /// The latency interval widens by this fraction of a period a report.
-const WIDEN_DIVISOR: i64 = 128;
+pub(super) const WIDEN_DIVISOR: Knob =
+    Knob::new(17, "widen", 128, &[32, 64, 128, 256, 512], 1..=65536);
 /// The longest gap between reports, in ns (about 4.3 s), over which a
 /// lattice is kept: past it the lattice starts over.
 const MOST_GAP_NANOS: u64 = u32::MAX as u64;
@@ -160,13 +162,13 @@ impl ShownLattice {
         // The usual report: one refresh after the latest.
         if (gap - self.period)
             .saturating_abs()
-            .saturating_mul(FIT_DIVISOR)
+            .saturating_mul(i64::from(FIT_DIVISOR.get()))
             <= self.period
         {
             self.count(at, 1, 1);
             return;
         }
-        match (1..=MOST_DIVISIONS).find_map(|parts| self.fit_parts(gap, parts)) {
+        match (1..=i64::from(MOST_DIVISIONS.get())).find_map(|parts| self.fit_parts(gap, parts)) {
             Some((refreshes, parts)) => self.count(at, refreshes, parts),
             None => *self = ShownLattice::at(at),
         }
@@ -181,7 +183,7 @@ impl ShownLattice {
         }
         let refreshes = (gap + period / 2) / period;
         let off = gap - refreshes * period;
-        if refreshes < 1 || off.abs() * FIT_DIVISOR > period {
+        if refreshes < 1 || off.abs() * i64::from(FIT_DIVISOR.get()) > period {
             return None;
         }
         Some((refreshes.unsigned_abs(), parts.unsigned_abs()))
@@ -227,7 +229,7 @@ impl Latency {
         let Some(previous) = previous else {
             return own;
         };
-        let widen = period / WIDEN_DIVISOR;
+        let widen = period / i64::from(WIDEN_DIVISOR.get());
         let low = (previous.low - widen).max(own.low);
         let high = (previous.high + widen).min(own.high);
         if low > high {
@@ -242,7 +244,7 @@ impl Latency {
 
     /// The offset predicted from, once the interval has held.
     fn offset(self) -> Option<i64> {
-        (self.kept >= TRUST_AFTER).then_some(i64::midpoint(self.low, self.high))
+        (self.kept >= TRUST_AFTER.get()).then_some(i64::midpoint(self.low, self.high))
     }
 }
 
@@ -393,7 +395,7 @@ impl Shown {
     }
 
     /// Whether the referee has feedback plan the frames.
-    pub(crate) const fn feedback_plans(&self) -> bool {
+    pub(crate) fn feedback_plans(&self) -> bool {
         self.referee.prefers_feedback()
     }
 
@@ -469,7 +471,7 @@ impl Shown {
     fn model(&self) -> Option<Model> {
         let lattice = self.lattice.as_ref()?;
         let offset = self.latency.and_then(Latency::offset)?;
-        (lattice.fitted >= TRUST_AFTER).then_some(Model {
+        (lattice.fitted >= TRUST_AFTER.get()).then_some(Model {
             point: lattice.point,
             period: lattice.period,
             offset,
@@ -579,7 +581,7 @@ impl Shown {
             latency: offset
                 .filter(|offset| *offset >= 0)
                 .map(|offset| Nanos::from_nanos(nanos(offset))),
-            trusted: lattice.fitted >= TRUST_AFTER
+            trusted: lattice.fitted >= TRUST_AFTER.get()
                 && offset.is_some()
                 && self.referee.prefers_feedback()
                 && !self.is_stale(),

@@ -16,6 +16,7 @@ use lattice::{Lattice, band_within};
 pub(super) use lattice::{LatticeCache, refresh_units};
 
 use crate::pacing::Hysteresis;
+use crate::pacing::tuning::Knob;
 use crate::plan::Snapped;
 use crate::{DisplayModel, Nanos, Pacing, Speed, Timestamp, Timestep};
 
@@ -105,7 +106,7 @@ impl Snap {
 /// the stamps, as the screen is behind the queue; it never falls further.
 /// The slack is taken only once the stamps have shown such a queue (two
 /// frames on one refresh); until then every refresh is banked as counted.
-const SLACK: u64 = 1;
+pub(super) const SLACK: Knob = Knob::new(0, "slack", 1, &[0, 1, 2], 0..=8);
 
 /// Once a lattice has settled within 0.5% of the step's, locked pacing
 /// snaps while the stamps sit, on average, within this fraction of a period
@@ -114,10 +115,12 @@ const SLACK: u64 = 1;
 /// display. Frames that wander more follow their own timing (a frame
 /// limiter, a game presenting faster than the display), and snapping them
 /// would move the run's phase for nothing.
-const LOCKED_SPREAD_DIVISOR: u64 = 6;
+pub(super) const LOCKED_SPREAD_DIVISOR: Knob =
+    Knob::new(1, "locked-spread", 6, &[3, 4, 6, 8, 12], 1..=1024);
 /// Locked pacing trusts a lattice at once when its stamps sit within a
 /// 32nd of a period of their refreshes.
-const CLEAN_SPREAD_DIVISOR: u64 = 32;
+pub(super) const CLEAN_SPREAD_DIVISOR: Knob =
+    Knob::new(2, "clean-spread", 32, &[16, 24, 32, 48, 64], 1..=1024);
 /// Once locked pacing snaps, it goes on snapping at whatever period the
 /// stamps keep (counted on the lattice of that period and the step if there
 /// is one, else in the display model's period, as snapped pacing counts)
@@ -130,7 +133,7 @@ const CLEAN_SPREAD_DIVISOR: u64 = 32;
 /// the display's. A game presenting at a rate of its own (a frame limiter,
 /// a game faster than the display) is further off, or never gave locked
 /// pacing a whole lattice to start on.
-const FOLLOW_DIVISOR: u128 = 20;
+pub(super) const FOLLOW_DIVISOR: Knob = Knob::new(3, "follow", 20, &[10, 15, 20, 30, 40], 1..=1024);
 
 /// The snap of a frame of one refresh while snapping is steady, and the
 /// bounds within which the display model's period and spread keep it so:
@@ -392,7 +395,7 @@ impl Snapper {
         // The slack is assumed once the stamps have shown a queue absorbing
         // a late frame: a frame on the refresh of the one before it.
         self.queued |= refreshes == 0;
-        let slack = if self.queued { SLACK } else { 0 };
+        let slack = if self.queued { SLACK.get_u64() } else { 0 };
         let owed = self.owed.saturating_add(refreshes);
         let banked = if owed == 0 {
             0
@@ -424,7 +427,7 @@ impl Snapper {
         timestep: Timestep,
     ) -> Option<bool> {
         let (spread, period_nanos) = (spread.as_nanos(), period.as_nanos());
-        let steady = spread * LOCKED_SPREAD_DIVISOR <= period_nanos;
+        let steady = spread * LOCKED_SPREAD_DIVISOR.get_u64() <= period_nanos;
         match self.stance {
             Stance::Snapping | Stance::Relearning => {
                 // A stall while snapping (the model's age starts again) may
@@ -438,7 +441,8 @@ impl Snapper {
         if !lattice.is_some_and(Lattice::is_whole) {
             return Some(false);
         }
-        let clean = spread * CLEAN_SPREAD_DIVISOR <= period_nanos && self.first_or_held()?;
+        let clean =
+            spread * CLEAN_SPREAD_DIVISOR.get_u64() <= period_nanos && self.first_or_held()?;
         let trusts = clean || (steady && self.settled(period, lattice, timestep)?);
         Some(trusts)
     }
@@ -447,7 +451,8 @@ impl Snapper {
     /// started snapping on.
     fn follows(&self, period: Nanos, timestep: Timestep) -> bool {
         let refresh = u128::from(self.followed);
-        timestep.nanos_to_units(period).abs_diff(refresh) * FOLLOW_DIVISOR <= refresh
+        timestep.nanos_to_units(period).abs_diff(refresh) * u128::from(FOLLOW_DIVISOR.get())
+            <= refresh
     }
 
     /// Whether the lattice is the first found and has fit the step since,
@@ -489,9 +494,9 @@ impl Snapper {
         } else {
             let band = intersect(
                 self.found.band,
-                band_within(self.followed, FOLLOW_DIVISOR, timestep),
+                band_within(self.followed, u128::from(FOLLOW_DIVISOR.get()), timestep),
             );
-            (band, band.0 / LOCKED_SPREAD_DIVISOR)
+            (band, band.0 / LOCKED_SPREAD_DIVISOR.get_u64())
         };
         let (least, longest) = band;
         Some(Steady {

@@ -83,7 +83,7 @@ impl Lock {
         let distance = stamp - next;
         let nanos = distance.unsigned_abs() >> FRACTION_BITS;
         let period_nanos = period_nanos_after(self.period);
-        if self.age >= SETTLING_FRAMES && nanos <= period_nanos / 4 {
+        if self.age >= SETTLING_FRAMES.get() && nanos <= period_nanos / 4 {
             let limit = small((3 * self.spread + period_nanos / 16) << FRACTION_BITS);
             let heard = distance.clamp(-limit, limit);
             self.point = next + (heard >> 3);
@@ -98,7 +98,7 @@ impl Lock {
                 self.measure_period();
             }
             // Only the spread can have grown.
-            let lost = self.spread * UNLOCK_DIVISOR > period_nanos_after(self.period);
+            let lost = self.spread * UNLOCK_DIVISOR.get_u64() > period_nanos_after(self.period);
             return (1, lost, true);
         }
         let refreshes = self.follow_any(stamp);
@@ -175,7 +175,7 @@ impl Lock {
     fn pull(&mut self, nearest: i64, distance: i64, refreshes: i64, period_nanos: u64) {
         let limit = as_signed((3 * self.spread + period_nanos / 16) << FRACTION_BITS);
         let heard = distance.clamp(-limit, limit);
-        let (phase_nudge, period_nudge) = if self.age < SETTLING_FRAMES {
+        let (phase_nudge, period_nudge) = if self.age < SETTLING_FRAMES.get() {
             (heard >> 2, heard >> 5)
         } else {
             (heard >> 3, heard >> 9)
@@ -211,13 +211,13 @@ impl Lock {
     /// refreshes may be the game changing its pace: the lattice settles
     /// again before it is trusted as before.
     fn count_refreshes(&mut self, refreshes: u64, period_nanos: u64) {
-        let settling = self.age < SETTLING_FRAMES;
-        let stall =
-            refreshes > STALL_REFRESHES && refreshes.saturating_mul(period_nanos) > STALL_NANOS;
+        let settling = self.age < SETTLING_FRAMES.get();
+        let stall = refreshes > STALL_REFRESHES.get_u64()
+            && refreshes.saturating_mul(period_nanos) > STALL_NANOS;
         self.age = if stall {
             0
         } else {
-            (self.age + 1).min(SETTLING_FRAMES)
+            (self.age + 1).min(SETTLING_FRAMES.get())
         };
         if settling {
             // The period is measured from where the lattice has settled.
@@ -234,9 +234,9 @@ impl Lock {
 
     /// Whether the stamps have wandered too far from the lattice to keep it.
     pub(super) fn is_lost(&self) -> bool {
-        self.spread * UNLOCK_DIVISOR > period_nanos_after(self.period)
-            || self.strays > STRAYS_LOST
-            || self.coarse >= TOO_FINE_AFTER
+        self.spread * UNLOCK_DIVISOR.get_u64() > period_nanos_after(self.period)
+            || self.strays > STRAYS_LOST.get()
+            || self.coarse >= TOO_FINE_AFTER.get()
     }
 
     /// The time from the origin to `now`, in 2⁻¹⁶ ns, once the origin has
