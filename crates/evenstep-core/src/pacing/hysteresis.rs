@@ -25,6 +25,9 @@
 
 use crate::pacing::tuning::Knob;
 
+/// A frame's time is pulled toward the typical steps' worth by at most
+/// this fraction of a step (Godot's half).
+pub(super) const GIVE_DIVISOR: Knob = Knob::new(21, "give", 2, &[2, 3, 4], 1..=64);
 /// Frames of step-count history kept.
 const HISTORY: usize = 12;
 /// Windows of the history that must agree on a typical range of steps a
@@ -129,7 +132,7 @@ impl Hysteresis {
             return 0;
         }
         let (bank, units, step) = (signed(bank), signed(units), i128::from(per_step));
-        let give = step / 2;
+        let give = step / i128::from(GIVE_DIVISOR.get());
         let owed = units + self.owed;
         let (fewest, most) = (
             i128::from(self.pattern.fewest),

@@ -134,6 +134,19 @@ pub(super) const CLEAN_SPREAD_DIVISOR: Knob =
 /// a game faster than the display) is further off, or never gave locked
 /// pacing a whole lattice to start on.
 pub(super) const FOLLOW_DIVISOR: Knob = Knob::new(3, "follow", 20, &[10, 15, 20, 30, 40], 1..=1024);
+/// A display refresh of whole steps, or of a whole fraction of one, has a
+/// lattice when it is within a hundredth of it.
+pub(super) const WHOLE_BAND: Knob = Knob::new(22, "whole-band", 100, &[50, 100, 200], 1..=100_000);
+/// A refresh of any other fraction of a step has one within a 400th of
+/// it, as close as displays keep to their nominal rates.
+pub(super) const FRACTION_BAND: Knob =
+    Knob::new(23, "fraction-band", 400, &[200, 400, 800], 1..=100_000);
+/// A period within a 200th of a lattice's refresh is close to it (the
+/// lattice has settled).
+pub(super) const CLOSE_BAND: Knob = Knob::new(24, "close-band", 200, &[100, 200, 400], 1..=100_000);
+/// A lattice found for a period is kept for the periods within a 200th of
+/// it.
+pub(super) const CACHE_BAND: Knob = Knob::new(25, "cache-band", 200, &[100, 200, 400], 1..=100_000);
 
 /// The snap of a frame of one refresh while snapping is steady, and the
 /// bounds within which the display model's period and spread keep it so:

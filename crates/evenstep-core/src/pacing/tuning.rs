@@ -98,7 +98,7 @@ impl Knob {
 }
 
 /// Every knob, in a fixed order.
-pub(crate) const KNOBS: [Knob; 21] = [
+pub(crate) const KNOBS: [Knob; 26] = [
     snap::SLACK,
     snap::LOCKED_SPREAD_DIVISOR,
     snap::CLEAN_SPREAD_DIVISOR,
@@ -120,6 +120,11 @@ pub(crate) const KNOBS: [Knob; 21] = [
     referee::HORIZON,
     referee::ODDS,
     referee::LEAD,
+    hysteresis::GIVE_DIVISOR,
+    snap::WHOLE_BAND,
+    snap::FRACTION_BAND,
+    snap::CLOSE_BAND,
+    snap::CACHE_BAND,
 ];
 
 // Each knob knows its place, every shipped and tried value is one its rule

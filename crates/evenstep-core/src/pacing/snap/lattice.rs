@@ -5,6 +5,7 @@
 
 use core::num::NonZeroU64;
 
+use super::{CACHE_BAND, CLOSE_BAND, FRACTION_BAND, WHOLE_BAND};
 use crate::ratio::gcd;
 use crate::{Nanos, Speed, Timestep};
 
@@ -41,7 +42,9 @@ impl Lattice {
         }
         // A refresh of m whole steps (a display slower than the steps).
         let m = (period_units + step / 2) / step;
-        if (1..=8).contains(&m) && period_units.abs_diff(m * step) * 100 <= m * step {
+        if (1..=8).contains(&m)
+            && period_units.abs_diff(m * step) * u128::from(WHOLE_BAND.get()) <= m * step
+        {
             // A refresh worth more than 2⁶⁴ units has no lattice to keep.
             let per_refresh = NonZeroU64::new(u64::try_from(m * step).ok()?)?;
             return Some(Lattice {
@@ -59,7 +62,11 @@ impl Lattice {
             // their nominal rates: the fractions are dense, and a display
             // 1% off one should not run game time 1% off the wall.
             let fits = p >= 1 && p < q_wide && gcd(p, q_wide) == 1;
-            let slack = if p == 1 { 100 } else { 400 };
+            let slack = u128::from(if p == 1 {
+                WHOLE_BAND.get()
+            } else {
+                FRACTION_BAND.get()
+            });
             if !fits || (period_units * q_wide).abs_diff(p * step) * slack > p * step {
                 return None;
             }
@@ -109,7 +116,7 @@ impl Lattice {
     pub(super) fn is_close(self, period: Nanos, timestep: Timestep) -> bool {
         let period_units = timestep.nanos_to_units(period);
         let refresh = u128::from(self.per_refresh.get());
-        period_units.abs_diff(refresh) * 200 <= refresh
+        period_units.abs_diff(refresh) * u128::from(CLOSE_BAND.get()) <= refresh
     }
 }
 
@@ -167,7 +174,11 @@ impl LatticeCache {
     fn find_lattice(&mut self, period: Nanos, timestep: Timestep) -> Option<Lattice> {
         let p = period.as_nanos();
         self.lattice = Lattice::find(period, timestep);
-        let slack = if self.lattice.is_some() { p / 200 } else { 0 };
+        let slack = if self.lattice.is_some() {
+            p / CACHE_BAND.get_u64()
+        } else {
+            0
+        };
         self.band = (p - slack, p + slack);
         self.lattice
     }
