@@ -431,7 +431,7 @@ fn run_leave_one_out(cli: &Cli, settings: Settings) -> Result<(), String> {
     let training = Training {
         settings,
         phases: cli.phases,
-        profiles: default_suite(),
+        traces: default_suite().iter().map(Profile::generate).collect(),
         captures: cli.csv.clone(),
         display_hz: cli.display_hz,
     };

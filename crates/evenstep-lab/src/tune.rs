@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use evenstep_core::tuning::{self, Knob};
 
-use crate::{Config, Profile, Rate, Settings, SweepReport, judge_file, judge_trace};
+use crate::{Config, Rate, Settings, SweepReport, Trace, judge_file, judge_trace};
 
 /// What each knob is judged by: the default without display feedback, and
 /// with it.
@@ -26,8 +26,9 @@ pub struct Training {
     pub settings: Settings,
     /// Start phases judged on each trace.
     pub phases: u32,
-    /// Synthetic profiles; those without a steady refresh are not judged.
-    pub profiles: Vec<Profile>,
+    /// Traces with display times (the suite's profiles, generated once);
+    /// those without a steady refresh are not judged.
+    pub traces: Vec<Trace>,
     /// Captures, judged at the rate measured from their display times.
     pub captures: Vec<PathBuf>,
     /// The captures' display rate, when given.
@@ -44,10 +45,10 @@ impl Training {
     /// A capture that cannot be read or judged, named with its path.
     pub fn judge(&self) -> Result<Vec<(String, [u64; 2])>, String> {
         let mut judged = Vec::new();
-        for profile in &self.profiles {
-            // A profile without a steady refresh (variable refresh) is not
+        for trace in &self.traces {
+            // A trace without a steady refresh (variable refresh) is not
             // judged by the frames shown, in the suite either.
-            if let Ok(report) = judge_trace(&profile.generate(), self.settings, None, self.phases) {
+            if let Ok(report) = judge_trace(trace, self.settings, None, self.phases) {
                 judged.push(scored(&report));
             }
         }

@@ -25,7 +25,7 @@ fn two_captures() -> Training {
     Training {
         settings: Settings::default(),
         phases: 8,
-        profiles: Vec::new(),
+        traces: Vec::new(),
         captures: vec![
             capture("csgo_60hz_composed.csv"),
             capture("dwm_120hz_vsync.csv"),
