@@ -74,9 +74,10 @@ macro_rules! books {
 ///   the next frame, so what it holds back is under a step at any time, and
 ///   counts as one of those moves when a snap settles it. `e` is the display's rate
 ///   error against the step: how far its period is from the refresh
-///   snapping counts (under 1% for a whole multiple or divisor of the step,
-///   0.25% for another fraction, 0.1% for a 59.94 Hz display on 60 Hz
-///   steps), or, for snapped pacing on a period that fits no fraction of
+///   snapping counts (at most 2.5% for a whole multiple or divisor of the
+///   step: a lattice is taken within 2% and kept while the period stays
+///   within 0.5% of where it was taken; 0.75% for another fraction; 0.1%
+///   for a 59.94 Hz display on 60 Hz steps), or, for snapped pacing on a period that fits no fraction of
 ///   the step and for locked pacing following the stamps' own pace off a
 ///   whole lattice, the display model's error in the period (under 0.01%
 ///   on steady displays); for frames planned from display feedback, the

@@ -158,12 +158,15 @@ fn behind_a_deep_queue_the_default_runs_no_more_wrong_frames_than_snapped_pacing
 fn the_deep_queue_verdicts_are_pinned() {
     // Total wrong frames over eight start phases (the mean is an eighth):
     // naive f64, godot jitter fix, off, centred, snapped, locked, and
-    // locked with feedback.
+    // locked with feedback. Re-pinned when the lattice came to be admitted
+    // within 2% of the refresh (these games run 1 to 1.1% slower than the
+    // display, at the edge of the 1% before), and trusted when clean within
+    // a 16th of a period.
     let pinned = [
-        [6_140, 3_729, 6_140, 6_140, 3_882, 3_456, 3_456],
-        [5_518, 3_282, 5_518, 5_518, 3_400, 2_902, 2_902],
-        [6_224, 3_965, 6_224, 6_224, 4_074, 3_441, 3_441],
-        [5_925, 3_613, 5_925, 5_925, 3_801, 3_327, 3_327],
+        [6_140, 3_729, 6_140, 6_140, 3_154, 2_536, 2_536],
+        [5_518, 3_282, 5_518, 5_518, 2_432, 2_032, 2_032],
+        [6_224, 3_965, 6_224, 6_224, 3_178, 2_688, 2_688],
+        [5_925, 3_613, 5_925, 5_925, 3_001, 2_552, 2_552],
     ];
     for (number, pinned) in DEEP.iter().zip(pinned) {
         assert_eq!(totals(&verdict(*number)), pinned, "profile {number}");

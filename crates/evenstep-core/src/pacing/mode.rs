@@ -35,7 +35,7 @@ use crate::Nanos;
 ///   whatever its period (144 and 75 Hz included).
 ///
 /// A snapped frame banks the refreshes it spans on the display's lattice
-/// instead of its measured delta; when the period is within 1% of a whole
+/// instead of its measured delta; when the period is within 2% of a whole
 /// multiple or divisor of the step, exactly that many steps' worth, with the
 /// bank kept mid-range; on a period that fits no fraction of the step,
 /// refreshes of the period the display model measured. Game time then follows the display: one step a

@@ -31,7 +31,7 @@ pub(crate) struct Lattice {
 }
 
 impl Lattice {
-    /// The lattice for `period`, if the period is within 1% of `m` steps (`m`
+    /// The lattice for `period`, if the period is within 2% of `m` steps (`m`
     /// up to 8) or of a step over `q` (`q` up to 12), or within 0.25% of
     /// `p/q` steps (`q` up to 12; the smallest `q` that fits).
     pub(super) fn find(period: Nanos, timestep: Timestep) -> Option<Lattice> {
@@ -57,10 +57,10 @@ impl Lattice {
         (2..=MOST_PARTS).find_map(|q| {
             let q_wide = u128::from(q);
             let p = (period_units * q_wide + step / 2) / step;
-            // A whole fraction of a step (p = 1) within 1%, as a whole
+            // A whole fraction of a step (p = 1) within 2%, as a whole
             // multiple; any other within 0.25%, as close as displays keep to
             // their nominal rates: the fractions are dense, and a display
-            // 1% off one should not run game time 1% off the wall.
+            // 2% off one should not run game time 2% off the wall.
             let fits = p >= 1 && p < q_wide && gcd(p, q_wide) == 1;
             let slack = u128::from(if p == 1 {
                 WHOLE_BAND.get()
@@ -139,8 +139,8 @@ pub(super) fn band_within(refresh: u64, divisor: u128, timestep: Timestep) -> (u
 pub(in crate::pacing) struct LatticeCache {
     /// The period band, in nanoseconds, the lattice below was found for. A
     /// found lattice holds while the period stays within 0.5% of where it
-    /// was found (well inside the 1% that admits it), so a period wandering
-    /// near the edge of the 1% does not switch the lattice on and off frame
+    /// was found (well inside the 2% that admits it), so a period wandering
+    /// near the edge of the 2% does not switch the lattice on and off frame
     /// by frame; "no lattice" holds only for the exact period it was found
     /// for. `(1, 0)`, an empty band: nothing found yet.
     pub(super) band: (u64, u64),
