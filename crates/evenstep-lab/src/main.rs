@@ -118,7 +118,7 @@ struct Cli {
     feedback_delay: u32,
 
     /// Instead of the report, judge each of pacing's tuned constants
-    /// leave-one-capture-out on the default suite's profiles and the
+    /// leave-one-family-out on the default suite's profiles and the
     /// `--csv` captures (slow: the whole training set once for every value
     /// tried; the other options but the planners' are refused).
     #[arg(long, help_heading = "Output")]
@@ -432,6 +432,10 @@ fn run_leave_one_out(cli: &Cli, settings: Settings) -> Result<(), String> {
         settings,
         phases: cli.phases,
         traces: default_suite().iter().map(Profile::generate).collect(),
+        families: default_suite()
+            .iter()
+            .map(|profile| profile.family().to_owned())
+            .collect(),
         captures: cli.csv.clone(),
         display_hz: cli.display_hz,
     };

@@ -85,6 +85,12 @@ pub struct Queued {
 }
 
 impl Queued {
+    /// Whether the queue is ever deeper than three frames (the suite's deep
+    /// queues).
+    pub(crate) fn is_deep(&self) -> bool {
+        self.depths.iter().any(|&depth| depth > 3)
+    }
+
     /// 10,000 frames on a display at `rate`: 5 ms of render work ±0.6 ms,
     /// 4% of frames 2–8 ms slower, 0.5% 10–35 ms slower, 2 ms on the GPU, a
     /// queue two frames deep that never changes, seed 1.

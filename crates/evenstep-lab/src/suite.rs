@@ -34,6 +34,25 @@ impl Profile {
         }
     }
 
+    /// The family the profile belongs to: the profiles one generator
+    /// builds with other settings (jittery displays, shallow vsync queues,
+    /// deep vsync queues). Tuning leaves a family out together, since one
+    /// profile says little out of sample about its siblings.
+    ///
+    /// ```
+    /// let suite = evenstep_lab::default_suite();
+    /// assert_eq!(suite[0].family(), "jittery displays");
+    /// assert_eq!(suite[11].family(), "shallow vsync queues");
+    /// assert_eq!(suite[17].family(), "deep vsync queues");
+    /// ```
+    pub fn family(&self) -> &'static str {
+        match self {
+            Profile::Display(_) => "jittery displays",
+            Profile::Queued(spec) if spec.is_deep() => "deep vsync queues",
+            Profile::Queued(_) => "shallow vsync queues",
+        }
+    }
+
     /// Generates its trace.
     pub fn generate(&self) -> Trace {
         match self {

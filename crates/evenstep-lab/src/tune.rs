@@ -1,4 +1,4 @@
-//! Leave-one-capture-out: how each of pacing's tuned constants
+//! Leave-one-family-out: how each of pacing's tuned constants
 //! ([`evenstep_core::tuning`]) does on traces it was not chosen on. One
 //! knob at a time, the others at their shipped values, every value the
 //! knob's table tries is judged on every training trace (the suite's
@@ -6,7 +6,9 @@
 //! the sum over the traces of the default's wrong shown frames, over every
 //! start phase, once without display feedback and once with it. The value
 //! picked on all the traces is the in-sample figure; for the out-of-sample
-//! one, each trace is judged at the value picked on the others.
+//! one, each family of traces (a capture, or the suite's profiles of one
+//! generator: [`Profile::family`](crate::Profile::family)) is judged at the
+//! value picked on the others.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -29,6 +31,10 @@ pub struct Training {
     /// Traces with display times (the suite's profiles, generated once);
     /// those without a steady refresh are not judged.
     pub traces: Vec<Trace>,
+    /// The family of each of `traces` ([`Profile::family`](crate::Profile::family)):
+    /// traces of one family are left out together. Empty: each trace is
+    /// its own family, as each capture always is.
+    pub families: Vec<String>,
     /// Captures, judged at the rate measured from their display times.
     pub captures: Vec<PathBuf>,
     /// The captures' display rate, when given.
@@ -44,18 +50,41 @@ impl Training {
     ///
     /// A capture that cannot be read or judged, named with its path.
     pub fn judge(&self) -> Result<Vec<(String, [u64; 2])>, String> {
+        Ok(self
+            .judged()?
+            .into_iter()
+            .map(|(name, _, scores)| (name, scores))
+            .collect())
+    }
+
+    /// As [`judge`](Training::judge), with each trace's family.
+    fn judged(&self) -> Result<Vec<(String, String, [u64; 2])>, String> {
+        if !self.families.is_empty() && self.families.len() != self.traces.len() {
+            return Err(format!(
+                "{} families for {} traces: name one for every trace, or none",
+                self.families.len(),
+                self.traces.len()
+            ));
+        }
         let mut judged = Vec::new();
-        for trace in &self.traces {
+        for (t, trace) in self.traces.iter().enumerate() {
             // A trace without a steady refresh (variable refresh) is not
             // judged by the frames shown, in the suite either.
             if let Ok(report) = judge_trace(trace, self.settings, None, self.phases) {
-                judged.push(scored(&report));
+                let (name, scores) = scored(&report);
+                let family = self
+                    .families
+                    .get(t)
+                    .cloned()
+                    .unwrap_or_else(|| name.clone());
+                judged.push((name, family, scores));
             }
         }
         for path in &self.captures {
             let report = judge_file(path, self.settings, self.display_hz, None, self.phases)
                 .map_err(|error| format!("{}: {error}", path.display()))?;
-            judged.push(scored(&report));
+            let (name, scores) = scored(&report);
+            judged.push((name.clone(), name, scores));
         }
         Ok(judged)
     }
@@ -80,7 +109,7 @@ pub struct Choice {
     pub left_out: u64,
     /// The objective at the shipped value.
     pub shipped: u64,
-    /// Traces left out on which the value picked on the others was not
+    /// Families left out on which the value picked on the others was not
     /// the one picked on all of them.
     pub moved: usize,
 }
@@ -92,14 +121,22 @@ impl Choice {
     /// `None` when `shipped` is not one of the values, or the values were
     /// not all judged on the same traces.
     pub fn of(wrong: &[Vec<u64>], shipped: usize) -> Option<Choice> {
+        let each_its_own: Vec<usize> = (0..wrong.get(shipped)?.len()).collect();
+        Choice::of_families(wrong, shipped, &each_its_own)
+    }
+
+    /// As [`of`](Choice::of), leaving out together the traces of one
+    /// family: `family[t]` names trace `t`'s. `None` also when `family`
+    /// does not name one for every trace.
+    pub fn of_families(wrong: &[Vec<u64>], shipped: usize, family: &[usize]) -> Option<Choice> {
         let traces = wrong.get(shipped)?.len();
-        if wrong.iter().any(|row| row.len() != traces) {
+        if wrong.iter().any(|row| row.len() != traces) || family.len() != traces {
             return None;
         }
         let pick = |left_out: Option<usize>| {
             let sum = |v: usize| -> u64 {
                 (0..traces)
-                    .filter(|&t| Some(t) != left_out)
+                    .filter(|&t| Some(family[t]) != left_out)
                     .map(|t| wrong[v][t])
                     .sum()
             };
@@ -108,12 +145,19 @@ impl Choice {
                 .unwrap_or(shipped)
         };
         let picked = pick(None);
+        let mut families: Vec<usize> = family.to_vec();
+        families.sort_unstable();
+        families.dedup();
         let mut moved = 0;
-        let left_out = (0..traces)
-            .map(|t| {
-                let on_the_others = pick(Some(t));
+        let left_out = families
+            .into_iter()
+            .map(|f| {
+                let on_the_others = pick(Some(f));
                 moved += usize::from(on_the_others != picked);
-                wrong[on_the_others][t]
+                (0..traces)
+                    .filter(|&t| family[t] == f)
+                    .map(|t| wrong[on_the_others][t])
+                    .sum::<u64>()
             })
             .sum();
         Some(Choice {
@@ -140,13 +184,15 @@ pub struct KnobReport {
 pub struct TuningReport {
     /// The training traces' names, in order.
     pub traces: Vec<String>,
+    /// How many families they fall in (each left out together).
+    pub families: usize,
     /// Start phases judged on each trace.
     pub phases: u32,
     /// One a knob, in the table's order.
     pub knobs: Vec<KnobReport>,
 }
 
-/// Runs leave-one-capture-out for every knob of pacing, on `training`.
+/// Runs leave-one-family-out for every knob of pacing, on `training`.
 /// Every knob is back at its shipped value afterwards, whatever happened.
 ///
 /// The knobs are process-wide: nothing else in the process may plan while
@@ -163,7 +209,23 @@ pub fn leave_one_out(training: &Training) -> Result<TuningReport, String> {
 }
 
 fn run_every_knob(training: &Training) -> Result<TuningReport, String> {
-    let shipped_run = training.judge()?;
+    let judged = training.judged()?;
+    // Each trace's family, numbered by first appearance.
+    let mut distinct: Vec<&str> = Vec::new();
+    let family: Vec<usize> = judged
+        .iter()
+        .map(|(_, name, _)| {
+            distinct.iter().position(|d| d == name).unwrap_or_else(|| {
+                distinct.push(name);
+                distinct.len() - 1
+            })
+        })
+        .collect();
+    let families = distinct.len();
+    let shipped_run: Vec<(String, [u64; 2])> = judged
+        .iter()
+        .map(|(name, _, scores)| (name.clone(), *scores))
+        .collect();
     let traces = shipped_run.iter().map(|(name, _)| name.clone()).collect();
     let mut knobs = Vec::new();
     for &knob in tuning::knobs() {
@@ -185,7 +247,7 @@ fn run_every_knob(training: &Training) -> Result<TuningReport, String> {
             }
         }
         let choose = |o: usize| {
-            Choice::of(&wrong[o], shipped).ok_or_else(|| {
+            Choice::of_families(&wrong[o], shipped, &family).ok_or_else(|| {
                 format!(
                     "{}: the shipped value is not among those tried",
                     knob.name()
@@ -199,6 +261,7 @@ fn run_every_knob(training: &Training) -> Result<TuningReport, String> {
     }
     Ok(TuningReport {
         traces,
+        families,
         phases: training.phases,
         knobs,
     })
@@ -215,11 +278,13 @@ impl TuningReport {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "Leave-one-capture-out over {} traces ({}), {} start phases each; \
-             sums of the traces' mean wrong shown frames. \"moved\": traces left out \
-             on which the others picked another value.\n",
+            "Leave-one-family-out over {} traces ({}) in {} families (each capture its own, \
+             and the suite's jittery displays, shallow vsync queues and deep vsync queues), \
+             {} start phases each; sums of the traces' mean wrong shown frames. \"moved\": \
+             families left out on which the others picked another value.\n",
             self.traces.len(),
             self.traces.join(", "),
+            self.families,
             self.phases
         );
         let _ = writeln!(

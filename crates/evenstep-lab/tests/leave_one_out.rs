@@ -1,4 +1,4 @@
-//! Leave-one-capture-out (`--leave-one-out`): the choice of a knob's value
+//! Leave-one-family-out (`--leave-one-out`): the choice of a knob's value
 //! in and out of sample, from hand-made tables with exact answers; the
 //! knobs' table and its refusals; and a whole run on two captures, which
 //! must leave every knob as shipped and find at the shipped value what a
@@ -26,6 +26,7 @@ fn two_captures() -> Training {
         settings: Settings::default(),
         phases: 8,
         traces: Vec::new(),
+        families: Vec::new(),
         captures: vec![
             capture("csgo_60hz_composed.csv"),
             capture("dwm_120hz_vsync.csv"),
@@ -87,6 +88,45 @@ fn a_table_without_the_shipped_value_or_with_ragged_rows_chooses_nothing() {
     assert_eq!(Choice::of(&[vec![1, 2]], 1), None);
     assert_eq!(Choice::of(&[], 0), None);
     assert_eq!(Choice::of(&[vec![1, 2], vec![3]], 0), None);
+}
+
+#[test]
+fn a_family_is_left_out_together() {
+    // Traces 0 to 2 are siblings and favour the first value; trace 3
+    // favours the second. Sums 2 and 6: the first is picked. Left out one
+    // at a time, each sibling still sees the other two pick the first
+    // value, and nothing moves; left out together, the siblings see trace
+    // 3 pick the second, where they run 2 each: out of sample, the first
+    // value's edge was only theirs.
+    let wrong = [vec![0, 0, 0, 2], vec![2, 2, 2, 0]];
+    let alone = Choice::of(&wrong, 1).unwrap();
+    assert_eq!((alone.picked, alone.left_out, alone.moved), (0, 2, 0));
+    let together = Choice::of_families(&wrong, 1, &[0, 0, 0, 1]).unwrap();
+    assert_eq!(
+        together,
+        Choice {
+            picked: 0,
+            in_sample: 2,
+            left_out: 2 + 2 + 2 + 2,
+            shipped: 6,
+            moved: 1,
+        }
+    );
+    // A family for every trace, or no choice.
+    assert_eq!(Choice::of_families(&wrong, 1, &[0, 0, 0]), None);
+}
+
+#[test]
+fn families_that_do_not_name_every_profile_are_refused() {
+    let training = Training {
+        traces: vec![evenstep_lab::default_suite()[0].generate()],
+        families: vec!["a".to_owned(), "b".to_owned()],
+        ..two_captures()
+    };
+    assert_eq!(
+        training.judge(),
+        Err("2 families for 1 traces: name one for every trace, or none".to_owned())
+    );
 }
 
 #[test]
