@@ -48,15 +48,9 @@ const FRACTION_BITS: u32 = 16;
 /// before locked pacing trusts a lattice that is not very clean.
 pub(super) const SETTLING_FRAMES: Knob =
     Knob::new(9, "settling", 16, &[8, 12, 16, 24, 32], 1..=4096);
-/// Frames in a row that each span two refreshes or more after which the
-/// lattice is taken to be a finer one than the frames keep (found from a
-/// window of startup frames), and looked for again: a coarser lattice that
-/// fits the same stamps describes them better.
-pub(super) const TOO_FINE_AFTER: Knob =
-    Knob::new(10, "too-fine-after", 8, &[4, 6, 8, 12, 16], 1..=4096);
 /// A frame spanning more refreshes than this, and longer than
 /// `STALL_NANOS`, is a stall.
-pub(super) const STALL_REFRESHES: Knob = Knob::new(11, "stall-refreshes", 3, &[2, 3, 4, 6], 1..=64);
+pub(super) const STALL_REFRESHES: Knob = Knob::new(10, "stall-refreshes", 3, &[2, 3, 4, 6], 1..=64);
 /// 50 ms: at 120 Hz and faster, a hitch of a few refreshes is no stall.
 const STALL_NANOS: u64 = 50_000_000;
 /// The share of stray stamps (more than a quarter period from their
@@ -64,7 +58,7 @@ const STALL_NANOS: u64 = 50_000_000;
 /// three eighths it is dropped.
 const STRAYS_ONE: u32 = 256;
 pub(super) const STRAYS_LOST: Knob = Knob::new(
-    12,
+    11,
     "strays-lost",
     STRAYS_ONE * 3 / 8,
     &[64, 80, 96, 112, 128],
@@ -119,10 +113,12 @@ pub enum Rhythm {
 /// average distance of the stamps within a quarter period of their points
 /// (the [spread](DisplayModel::spread)) and the share of stamps further
 /// out (strays). It drops the lattice when the spread passes a fifth of a
-/// period, when more than three eighths of the stamps stray (a game that
-/// left the display's pace, a display that lost its rhythm), or when eight
-/// frames in a row span two refreshes or more (a lattice finer than the
-/// frames, found from startup frames); one outlier never loses it. After a
+/// period, or when more than three eighths of the stamps stray (a game that
+/// left the display's pace, a display that lost its rhythm); one outlier
+/// never loses it. A lattice finer than the frames (found from startup
+/// frames faster than the game's pace, or kept while the game drops to
+/// every other refresh) is kept: its refreshes count the frames' steps as
+/// a coarser one would. After a
 /// lattice is lost, a new one is taken only from a whole window. A delta
 /// longer than about 4.3 s (a hidden window) drops the lattice too: no
 /// display phase survives that. Zero deltas (a repeated or backwards stamp)

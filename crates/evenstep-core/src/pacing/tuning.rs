@@ -98,7 +98,7 @@ impl Knob {
 }
 
 /// Every knob, in a fixed order.
-pub(crate) const KNOBS: [Knob; 26] = [
+pub(crate) const KNOBS: [Knob; 25] = [
     snap::SLACK,
     snap::LOCKED_SPREAD_DIVISOR,
     snap::CLEAN_SPREAD_DIVISOR,
@@ -109,7 +109,6 @@ pub(crate) const KNOBS: [Knob; 26] = [
     display::UNLOCK_DIVISOR,
     display::NO_RHYTHM_AFTER,
     display::SETTLING_FRAMES,
-    display::TOO_FINE_AFTER,
     display::STALL_REFRESHES,
     display::STRAYS_LOST,
     hysteresis::AGREEING,

@@ -6,7 +6,7 @@
 use super::line::Line;
 use super::{
     FRACTION_BITS, SETTLING_FRAMES, STALL_NANOS, STALL_REFRESHES, STRAYS_LOST, STRAYS_ONE,
-    TOO_FINE_AFTER, UNLOCK_DIVISOR,
+    UNLOCK_DIVISOR,
 };
 use crate::Timestamp;
 
@@ -26,8 +26,6 @@ pub(super) struct Lock {
     pub(super) spread: u64,
     /// Frames followed since the lock, up to `SETTLING_FRAMES`.
     pub(super) age: u32,
-    /// Frames in a row that spanned two refreshes or more.
-    pub(super) coarse: u32,
     /// The running share of stamps more than a quarter period from their
     /// points, in 1/`STRAYS_ONE`.
     pub(super) strays: u32,
@@ -59,7 +57,6 @@ impl Lock {
             origin,
             spread,
             age: 0,
-            coarse: 0,
             // A fresh lattice starts under suspicion: a few stamps of a
             // display with no rhythm can fit one, and the next few stray.
             strays: STRAYS_ONE / 4,
@@ -92,7 +89,6 @@ impl Lock {
             if self.strays != 0 {
                 self.strays = self.strays * 15 / 16;
             }
-            self.coarse = 0;
             self.since += 1;
             if self.since.is_power_of_two() {
                 self.measure_period();
@@ -140,7 +136,6 @@ impl Lock {
         self.weigh(distance, period_nanos);
         let refreshes = refreshes.unsigned_abs();
         self.count_refreshes(refreshes, period_nanos);
-        self.coarse = if refreshes >= 2 { self.coarse + 1 } else { 0 };
         refreshes
     }
 
@@ -236,7 +231,6 @@ impl Lock {
     pub(super) fn is_lost(&self) -> bool {
         self.spread * UNLOCK_DIVISOR.get_u64() > period_nanos_after(self.period)
             || self.strays > STRAYS_LOST.get()
-            || self.coarse >= TOO_FINE_AFTER.get()
     }
 
     /// The time from the origin to `now`, in 2⁻¹⁶ ns, once the origin has
