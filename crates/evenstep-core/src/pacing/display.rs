@@ -12,7 +12,7 @@ mod line;
 mod lock;
 
 use line::{Line, refreshes_in, rough_period};
-use lock::{Lock, period_nanos_after};
+use lock::Lock;
 
 use crate::pacing::tuning::Knob;
 use crate::{Nanos, Timestamp};
@@ -218,32 +218,16 @@ impl DisplayModel {
     /// lattice point: usually 1, 2 after a missed refresh, 0 for a second
     /// frame on the same refresh.
     pub fn observe(&mut self, now: Timestamp) -> Option<u64> {
-        self.observe_then(now, |_, _| false).0
-    }
-
-    /// [`observe`](DisplayModel::observe), and whether the frame was the
-    /// usual one (one refresh, within a quarter period of its point, the
-    /// lattice settled and kept) with a period and spread, in ns, that
-    /// `keeps` accepts.
-    pub(crate) fn observe_then(
-        &mut self,
-        now: Timestamp,
-        keeps: impl FnOnce(u64, u64) -> bool,
-    ) -> (Option<u64>, bool) {
-        let Some(previous) = self.last.replace(now) else {
-            return (None, false);
-        };
+        let previous = self.last.replace(now)?;
         let delta = now.saturating_since(previous).as_nanos();
         if let (Some(lattice), 1..=MOST_NANOS) = (self.lattice.as_mut(), delta) {
-            let (refreshes, dropped, usual) = lattice.follow(now);
-            let kept =
-                usual && !dropped && keeps(period_nanos_after(lattice.period), lattice.spread);
-            if dropped {
+            let refreshes = lattice.follow(now);
+            if lattice.is_lost() {
                 self.lose_lattice();
             }
-            return (Some(refreshes), kept);
+            return Some(refreshes);
         }
-        (self.search(now, delta), false)
+        self.search(now, delta)
     }
 
     /// A frame while no lattice is followed (or one whose delta drops it):
@@ -419,6 +403,3 @@ impl Default for DisplayModel {
         DisplayModel::new()
     }
 }
-
-#[cfg(test)]
-mod fast_path;

@@ -12,7 +12,7 @@
 
 mod lattice;
 
-use lattice::{Lattice, band_within};
+use lattice::Lattice;
 pub(super) use lattice::{LatticeCache, refresh_units};
 
 use crate::pacing::Hysteresis;
@@ -155,34 +155,6 @@ pub(super) const CLOSE_BAND: Knob = Knob::new(23, "close-band", 200, &[100, 200,
 /// it.
 pub(super) const CACHE_BAND: Knob = Knob::new(24, "cache-band", 200, &[100, 200, 400], 1..=100_000);
 
-/// The snap of a frame of one refresh while snapping is steady, and the
-/// bounds within which the display model's period and spread keep it so:
-/// the rule of [`Snapper::snap`] worked out once instead of every frame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Steady {
-    snap: Snap,
-    /// The least period, in ns, for which the lattice (and, for locked
-    /// pacing, its trust) holds, and how much longer the longest is.
-    least: u64,
-    width: u64,
-    /// The largest spread, in ns, snapping allows at every period of the
-    /// band (for locked pacing, a share of the least period: a little
-    /// stricter than the rule, which then decides).
-    most: u64,
-}
-
-impl Steady {
-    /// Whether a model with this period and spread (in ns) keeps it.
-    fn admits(&self, period: u64, spread: u64) -> bool {
-        period.wrapping_sub(self.least) <= self.width && spread <= self.most
-    }
-}
-
-/// The periods two bands share.
-fn intersect(a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
-    (a.0.max(b.0), a.1.min(b.1))
-}
-
 /// Where snapping stands after a frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Stance {
@@ -218,8 +190,6 @@ pub(crate) struct Snapper {
     queued: bool,
     /// Whether the previous frame was snapped, and how snapping stood down.
     stance: Stance,
-    /// The snap of a steady frame, known in advance: see [`Steady`].
-    steady: Option<Steady>,
     /// Whether time passed since the previous observed frame that the bank
     /// was given otherwise (hidden frames) or not at all (a resync): the
     /// next frame is learned but not snapped.
@@ -243,7 +213,6 @@ impl Snapper {
             owed_unit: 0,
             queued: false,
             stance: Stance::Plain,
-            steady: None,
             gap: false,
             followed: 0,
             hysteresis: Hysteresis::new(),
@@ -254,11 +223,6 @@ impl Snapper {
     /// model follows a lattice it trusts, snaps the frame to the refreshes
     /// it spans. While `paused`, the frame is learned but not snapped, so
     /// the bank, and the alpha, stay where they were.
-    ///
-    /// A steady frame's snap is known in advance: the model checks, as it
-    /// follows the frame, that nothing has moved out of its bounds (nothing
-    /// is owed and no gap is marked while one is kept). Every other frame
-    /// goes by the general rule, [`snap_any`](Snapper::snap_any).
     pub(crate) fn snap(
         &mut self,
         now: Timestamp,
@@ -267,70 +231,13 @@ impl Snapper {
         timestep: Timestep,
         paused: bool,
     ) -> Option<Snap> {
-        let refreshes = match &self.steady {
-            Some(steady) if !paused => {
-                let (refreshes, kept) = self
-                    .display
-                    .observe_then(now, |period, spread| steady.admits(period, spread));
-                if kept {
-                    self.held = self.held.saturating_add(1);
-                    return Some(steady.snap);
-                }
-                refreshes
-            }
-            _ => self.display.observe(now),
-        };
+        let refreshes = self.display.observe(now);
         if raw.is_zero() {
             // A frame at the instant of the one before (or earlier) brings
             // no time and says nothing of the display: snapping stays as
-            // it stood, with its stance, what it owes and its steady snap.
+            // it stood, with its stance and what it owes.
             return None;
         }
-        self.snap_any(refreshes, raw, pacing, timestep, paused)
-    }
-
-    /// What snapping has learned forgotten, keeping what the display said
-    /// of itself (the period hint).
-    pub(crate) fn forget(&mut self) {
-        let hint = self.display.period_hint();
-        *self = Snapper::new();
-        self.display.set_period_hint(hint);
-    }
-
-    /// The refresh period while the display model follows a steady
-    /// lattice.
-    pub(crate) fn refresh_period(&self) -> Option<Nanos> {
-        self.display.period()
-    }
-
-    /// How far apart frames are expected: the measured period, else the
-    /// hint.
-    pub(crate) fn frame_spacing(&self) -> Option<Nanos> {
-        self.display.period_or_hint()
-    }
-
-    /// The period the display says it refreshes at (see
-    /// [`DisplayModel::set_period_hint`]).
-    pub(crate) fn set_period_hint(&mut self, period: Option<Nanos>) {
-        self.display.set_period_hint(period);
-    }
-
-    /// The period hint.
-    pub(crate) const fn period_hint(&self) -> Option<Nanos> {
-        self.display.period_hint()
-    }
-
-    /// [`snap`](Snapper::snap) of any frame but a steady one, once the
-    /// display model has counted its `refreshes`.
-    fn snap_any(
-        &mut self,
-        refreshes: Option<u64>,
-        raw: Nanos,
-        pacing: Pacing,
-        timestep: Timestep,
-        paused: bool,
-    ) -> Option<Snap> {
-        self.steady = None;
         let gap = core::mem::take(&mut self.gap);
         if gap {
             // What was owed before a gap is forgiven with the gap.
@@ -369,13 +276,43 @@ impl Snapper {
         None
     }
 
+    /// What snapping has learned forgotten, keeping what the display said
+    /// of itself (the period hint).
+    pub(crate) fn forget(&mut self) {
+        let hint = self.display.period_hint();
+        *self = Snapper::new();
+        self.display.set_period_hint(hint);
+    }
+
+    /// The refresh period while the display model follows a steady
+    /// lattice.
+    pub(crate) fn refresh_period(&self) -> Option<Nanos> {
+        self.display.period()
+    }
+
+    /// How far apart frames are expected: the measured period, else the
+    /// hint.
+    pub(crate) fn frame_spacing(&self) -> Option<Nanos> {
+        self.display.period_or_hint()
+    }
+
+    /// The period the display says it refreshes at (see
+    /// [`DisplayModel::set_period_hint`]).
+    pub(crate) fn set_period_hint(&mut self, period: Option<Nanos>) {
+        self.display.set_period_hint(period);
+    }
+
+    /// The period hint.
+    pub(crate) const fn period_hint(&self) -> Option<Nanos> {
+        self.display.period_hint()
+    }
+
     /// Marks a gap since the previous observed frame: the time of hidden
     /// frames was banked as it was measured, and the time before a resync
     /// is not the game's to bank, so the refreshes the next frame spans
     /// are not banked again.
     pub(crate) fn mark_gap(&mut self) {
         self.gap = true;
-        self.steady = None;
         self.hysteresis.forget();
     }
 
@@ -425,9 +362,7 @@ impl Snapper {
         self.owed = owed - banked;
         self.owed_unit = refresh_units(lattice, period_fixed, timestep);
         let units = i128::from(banked) * self.owed_unit;
-        let snap = Snap::of(units, lattice)?;
-        self.steady = self.steady_after(snap, lattice, pacing, timestep);
-        Some(snap)
+        Snap::of(units, lattice)
     }
 
     /// Whether locked pacing trusts the lattice. To start snapping, a whole
@@ -494,39 +429,4 @@ impl Snapper {
                 && lattice.is_some_and(|lattice| lattice.is_close(period, timestep)),
         )
     }
-
-    /// After a snapped frame: the snap every following frame of one
-    /// refresh will make, and what must hold for it, while nothing else
-    /// changes (nothing owed, the same lattice, the spread within bounds).
-    fn steady_after(
-        &self,
-        snap: Snap,
-        lattice: Option<Lattice>,
-        pacing: Pacing,
-        timestep: Timestep,
-    ) -> Option<Steady> {
-        let lattice = lattice?;
-        if self.owed != 0 || u64::try_from(snap.units).ok()? != lattice.per_refresh.get() {
-            return None;
-        }
-        let (band, most) = if let Some(tolerance) = pacing.snap_tolerance() {
-            (self.found.band, Nanos::from_duration(tolerance).as_nanos())
-        } else {
-            let band = intersect(
-                self.found.band,
-                band_within(self.followed, u128::from(FOLLOW_DIVISOR.get()), timestep),
-            );
-            (band, band.0 / LOCKED_SPREAD_DIVISOR.get_u64())
-        };
-        let (least, longest) = band;
-        Some(Steady {
-            snap,
-            least,
-            width: longest.checked_sub(least)?,
-            most,
-        })
-    }
 }
-
-#[cfg(test)]
-mod fast_path;

@@ -171,7 +171,7 @@ pub fn ops(max_len: usize) -> impl Strategy<Value = Vec<Op>> {
 /// each stamp early or late by up to 3 ms, with now and then a missed
 /// refresh, two frames on one refresh or a stall, and between the runs a few
 /// of the hostile operations of [`ops`]: so locked and snapped pacing find a
-/// lattice, snap, keep a steady snap, stand down and put the bank back. In
+/// lattice, snap, stand down and put the bank back. In
 /// half the runs every frame is reported shown two frames later, at the
 /// refresh after its own (two frames on one refresh: the second report is
 /// refused), so that display feedback plans too.

@@ -65,42 +65,6 @@ impl Lock {
         })
     }
 
-    /// Counts the stamp `now` on its nearest lattice point, moves the phase
-    /// and the period toward it, and returns the refreshes since the
-    /// previous point.
-    /// Whether the lattice is lost after it comes with the count (see
-    /// [`is_lost`](Lock::is_lost)), and whether the frame was the usual one.
-    pub(super) fn follow(&mut self, now: Timestamp) -> (u64, bool, bool) {
-        let stamp = self.stamp(now);
-        // The usual frame, once the lattice has settled: one refresh after
-        // the previous point, within a quarter period of it. The general
-        // rule below plans it the same; this is that rule with every case
-        // it cannot meet taken out.
-        let next = self.point + self.period;
-        let distance = stamp - next;
-        let nanos = distance.unsigned_abs() >> FRACTION_BITS;
-        let period_nanos = period_nanos_after(self.period);
-        if self.age >= SETTLING_FRAMES.get() && nanos <= period_nanos / 4 {
-            let limit = small((3 * self.spread + period_nanos / 16) << FRACTION_BITS);
-            let heard = distance.clamp(-limit, limit);
-            self.point = next + (heard >> 3);
-            self.period = (self.period + (heard >> 9)).max(1 << FRACTION_BITS);
-            self.spread = (self.spread * 15 + nanos) / 16;
-            if self.strays != 0 {
-                self.strays = self.strays * 15 / 16;
-            }
-            self.since += 1;
-            if self.since.is_power_of_two() {
-                self.measure_period();
-            }
-            // Only the spread can have grown.
-            let lost = self.spread * UNLOCK_DIVISOR.get_u64() > period_nanos_after(self.period);
-            return (1, lost, true);
-        }
-        let refreshes = self.follow_any(stamp);
-        (refreshes, self.is_lost(), false)
-    }
-
     /// Measures the period over a long baseline: the lattice's span from
     /// the point it was last measured from (where it settled, at first),
     /// over the refreshes counted since. The phase-locked updates follow
@@ -123,11 +87,11 @@ impl Lock {
         }
     }
 
-    /// Counts `stamp` (in 2⁻¹⁶ ns from the origin) on its nearest lattice
-    /// point, moves the phase and the period toward it, and returns the
-    /// refreshes since the previous point: the general rule.
-    #[cold]
-    pub(super) fn follow_any(&mut self, stamp: i64) -> u64 {
+    /// Counts the stamp `now` on its nearest lattice point, moves the phase
+    /// and the period toward it, and returns the refreshes since the
+    /// previous point.
+    pub(super) fn follow(&mut self, now: Timestamp) -> u64 {
+        let stamp = self.stamp(now);
         // The frame is judged on the period it arrived on, before it moves.
         let period_nanos = self.period.unsigned_abs() >> FRACTION_BITS;
         let (refreshes, nearest) = self.nearest_point(stamp);
@@ -236,7 +200,7 @@ impl Lock {
     /// The time from the origin to `now`, in 2⁻¹⁶ ns, once the origin has
     /// been moved up to `ORIGIN_LEAD` before `now` (keeping the point where
     /// it is in time): it fits 52 bits.
-    pub(super) fn stamp(&mut self, now: Timestamp) -> i64 {
+    fn stamp(&mut self, now: Timestamp) -> i64 {
         let mut since = now.saturating_since(self.origin).as_nanos();
         if since > 2 * Lock::ORIGIN_LEAD {
             since -= self.move_origin(since - Lock::ORIGIN_LEAD);
@@ -258,7 +222,7 @@ impl Lock {
 }
 
 /// A period in 2⁻¹⁶ ns as whole ns.
-pub(super) fn period_nanos_after(period: i64) -> u64 {
+fn period_nanos_after(period: i64) -> u64 {
     // A period is never below one ns (see `follow`): the sign bit is clear.
     #[allow(clippy::cast_sign_loss, reason = "a period is positive")]
     let period = period as u64;

@@ -120,20 +120,6 @@ impl Lattice {
     }
 }
 
-/// The periods, in ns, within a `divisor`th of `refresh` accumulator units
-/// (rounded inward, so every one of them is within it).
-pub(super) fn band_within(refresh: u64, divisor: u128, timestep: Timestep) -> (u64, u64) {
-    let refresh = u128::from(refresh);
-    let per_nano = u128::from(timestep.units_per_nanosecond());
-    // |p · per_nano − refresh| · divisor ≤ refresh, for p in whole ns.
-    let lo = (refresh * (divisor - 1)).div_ceil(divisor * per_nano);
-    let hi = refresh * (divisor + 1) / (divisor * per_nano);
-    (
-        u64::try_from(lo).unwrap_or(u64::MAX),
-        u64::try_from(hi).unwrap_or(0),
-    )
-}
-
 /// The lattice found for a period, kept while the period stays near it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(in crate::pacing) struct LatticeCache {
@@ -143,8 +129,8 @@ pub(in crate::pacing) struct LatticeCache {
     /// near the edge of the 2% does not switch the lattice on and off frame
     /// by frame; "no lattice" holds only for the exact period it was found
     /// for. `(1, 0)`, an empty band: nothing found yet.
-    pub(super) band: (u64, u64),
-    pub(super) lattice: Option<Lattice>,
+    band: (u64, u64),
+    lattice: Option<Lattice>,
 }
 
 impl LatticeCache {
