@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
 use evenstep_core::Pacing;
+use evenstep_core::tuning;
 use evenstep_lab::{
     CSV_FORMATS, Capture, CaptureError, Jitter, JudgeError, MAX_HIDDEN, MAX_PIPED_BYTES,
     ProcessFilter, Profile, Rate, Report, SUITE_FRAMES, Settings, SweepReport, Synthetic, Trace,
@@ -116,6 +117,13 @@ struct Cli {
         help_heading = "Planners"
     )]
     feedback_delay: u32,
+
+    /// Run with one of pacing's tuned constants set to VALUE (repeatable):
+    /// a value outside the grid `--leave-one-out` tries, or a rule switched
+    /// off at the end of its range. The names and ranges are the knobs'
+    /// (`evenstep_core::tuning`).
+    #[arg(long, value_name = "NAME=VALUE", help_heading = "Planners")]
+    knob: Vec<String>,
 
     /// Instead of the report, judge each of pacing's tuned constants
     /// leave-one-family-out on the default suite's profiles and the
@@ -391,8 +399,12 @@ fn run(cli: &Cli) -> Result<(), String> {
         .and_then(|settings| settings.with_feedback_delay(cli.feedback_delay))
         .map_err(|e| e.to_string())?;
     if cli.leave_one_out {
+        if !cli.knob.is_empty() {
+            return Err("--leave-one-out sets the knobs itself: it takes no --knob".to_owned());
+        }
         return run_leave_one_out(cli, settings);
     }
+    set_knobs(&cli.knob)?;
     let Captures {
         judged,
         read,
@@ -415,6 +427,33 @@ fn run(cli: &Cli) -> Result<(), String> {
             cli.plot_trace,
             chosen.name
         );
+    }
+    Ok(())
+}
+
+/// Sets each `NAME=VALUE` of `--knob`, or names what is wrong with one.
+fn set_knobs(settings: &[String]) -> Result<(), String> {
+    for setting in settings {
+        let (name, value) = setting
+            .split_once('=')
+            .ok_or_else(|| format!("--knob {setting}: expected NAME=VALUE"))?;
+        let Some(knob) = tuning::knob(name) else {
+            let names: Vec<&str> = tuning::knobs().iter().map(tuning::Knob::name).collect();
+            return Err(format!(
+                "--knob {setting}: no knob is named {name}; the knobs are {}",
+                names.join(", ")
+            ));
+        };
+        let range = knob.range();
+        let value = value.parse().map_err(|_| {
+            format!(
+                "--knob {setting}: the value must be a whole number from {} to {}",
+                range.start(),
+                range.end()
+            )
+        })?;
+        knob.set(value)
+            .map_err(|error| format!("--knob {setting}: {error}"))?;
     }
     Ok(())
 }

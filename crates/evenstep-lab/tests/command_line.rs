@@ -69,6 +69,50 @@ fn a_hidden_span_past_a_day_is_refused_naming_a_day() {
 }
 
 #[test]
+fn a_knob_is_refused_naming_the_knobs_or_its_range() {
+    let unknown = refusal(&["--knob", "unlock=5", "--frames", "100"]);
+    assert!(
+        unknown.starts_with(
+            "evenstep-lab: --knob unlock=5: no knob is named unlock; the knobs are slack, \
+             locked-spread,"
+        ),
+        "{unknown}"
+    );
+    assert_eq!(
+        refusal(&["--knob", "follow=0", "--frames", "100"]),
+        "evenstep-lab: --knob follow=0: the pacing knob follow takes 1 to 1024, not 0\n"
+    );
+    assert_eq!(
+        refusal(&["--knob", "follow=x", "--frames", "100"]),
+        "evenstep-lab: --knob follow=x: the value must be a whole number from 1 to 1024\n"
+    );
+    assert_eq!(
+        refusal(&["--knob", "follow", "--frames", "100"]),
+        "evenstep-lab: --knob follow: expected NAME=VALUE\n"
+    );
+    assert_eq!(
+        refusal(&["--leave-one-out", "--knob", "follow=20"]),
+        "evenstep-lab: --leave-one-out sets the knobs itself: it takes no --knob\n"
+    );
+}
+
+#[test]
+fn a_knob_set_changes_the_plans_and_its_shipped_value_does_not() {
+    let csgo = concat!(env!("CARGO_MANIFEST_DIR"), "/traces/csgo_60hz_composed.csv");
+    let report = |knob: &[&str]| {
+        let mut args = vec!["--csv", csgo, "--json"];
+        args.extend_from_slice(knob);
+        let output = lab(&args);
+        assert!(output.status.success(), "{knob:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let shipped = report(&[]);
+    assert_eq!(report(&["--knob", "clean-spread=16"]), shipped);
+    // Trusting no lattice as clean moves the default's plans on csgo.
+    assert_ne!(report(&["--knob", "clean-spread=1024"]), shipped);
+}
+
+#[test]
 fn a_csv_capture_is_plotted() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),

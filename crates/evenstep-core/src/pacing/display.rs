@@ -27,13 +27,10 @@ pub(super) const CLOSE_DIVISOR: Knob = Knob::new(5, "close", 32, &[16, 24, 32, 4
 /// A whole window is taken when the closest three quarters of its stamps
 /// sit, on average, within a tenth of a period of their points.
 pub(super) const LOCK_DIVISOR: Knob = Knob::new(6, "lock", 10, &[6, 8, 10, 12, 16], 1..=1024);
-/// The lattice is dropped when the stamps within a quarter period of their
-/// points sit, on average, more than a fifth of a period away.
-pub(super) const UNLOCK_DIVISOR: Knob = Knob::new(7, "unlock", 5, &[3, 4, 5, 6, 8], 1..=1024);
 /// Deltas in a row, without a lattice found, after which the display is
 /// said to keep no rhythm.
 pub(super) const NO_RHYTHM_AFTER: Knob =
-    Knob::new(8, "no-rhythm-after", 32, &[16, 24, 32, 48, 64], 1..=4096);
+    Knob::new(7, "no-rhythm-after", 32, &[16, 24, 32, 48, 64], 1..=4096);
 /// The longest delta remembered, in ns (about 4.3 s): a longer gap (a
 /// hidden window) drops the lattice.
 const MOST_NANOS: u64 = u32::MAX as u64;
@@ -47,10 +44,10 @@ const FRACTION_BITS: u32 = 16;
 /// faster, while the period found from a short window is refined, and
 /// before locked pacing trusts a lattice that is not very clean.
 pub(super) const SETTLING_FRAMES: Knob =
-    Knob::new(9, "settling", 16, &[8, 12, 16, 24, 32], 1..=4096);
+    Knob::new(8, "settling", 16, &[8, 12, 16, 24, 32], 1..=4096);
 /// A frame spanning more refreshes than this, and longer than
 /// `STALL_NANOS`, is a stall.
-pub(super) const STALL_REFRESHES: Knob = Knob::new(10, "stall-refreshes", 3, &[2, 3, 4, 6], 1..=64);
+pub(super) const STALL_REFRESHES: Knob = Knob::new(9, "stall-refreshes", 3, &[2, 3, 4, 6], 1..=64);
 /// 50 ms: at 120 Hz and faster, a hitch of a few refreshes is no stall.
 const STALL_NANOS: u64 = 50_000_000;
 /// The share of stray stamps (more than a quarter period from their
@@ -58,7 +55,7 @@ const STALL_NANOS: u64 = 50_000_000;
 /// three eighths it is dropped.
 const STRAYS_ONE: u32 = 256;
 pub(super) const STRAYS_LOST: Knob = Knob::new(
-    11,
+    10,
     "strays-lost",
     STRAYS_ONE * 3 / 8,
     &[64, 80, 96, 112, 128],
@@ -112,10 +109,11 @@ pub enum Rhythm {
 /// **Letting it go.** The model keeps, over about sixteen frames, the
 /// average distance of the stamps within a quarter period of their points
 /// (the [spread](DisplayModel::spread)) and the share of stamps further
-/// out (strays). It drops the lattice when the spread passes a fifth of a
-/// period, or when more than three eighths of the stamps stray (a game that
-/// left the display's pace, a display that lost its rhythm); one outlier
-/// never loses it. A lattice finer than the frames (found from startup
+/// out (strays). It drops the lattice when more than three eighths of the
+/// stamps stray (a game that left the display's pace, a display that lost
+/// its rhythm); one outlier never loses it. (A spread too wide to keep was
+/// a second rule; it dropped no lattice of any trace the lab judges that
+/// the strays had not, and went.) A lattice finer than the frames (found from startup
 /// frames faster than the game's pace, or kept while the game drops to
 /// every other refresh) is kept: its refreshes count the frames' steps as
 /// a coarser one would. After a
@@ -352,19 +350,19 @@ impl DisplayModel {
         // A rough period counts each delta in whole refreshes; the line
         // through the stamps, counted so, gives the period to 2⁻¹⁶ ns and
         // the phase.
-        self.find_from(deltas, rough_period(deltas)?, now)
+        Self::find_from(deltas, rough_period(deltas)?, now)
     }
 
     /// The lattice through the window's `deltas` whose period is near
     /// `rough`, if the stamps sit close enough to its points.
-    fn find_from(&self, deltas: &[u32], rough: u64, now: Timestamp) -> Option<(Lock, u64)> {
+    fn find_from(deltas: &[u32], rough: u64, now: Timestamp) -> Option<(Lock, u64)> {
         let count = deltas.len();
         let line = Line::through(deltas, rough)?;
         let mut distances = [0_u64; WINDOW + 1];
         line.distances(deltas, rough, &mut distances)?;
         let period = u64::try_from(line.slope).ok()?;
         // The lattice is taken only when the stamps sit close to its points.
-        let spread = self.window_spread(&mut distances[..=count], period >> FRACTION_BITS)?;
+        let spread = Self::window_spread(&mut distances[..=count], period >> FRACTION_BITS)?;
         let lock = Lock::on_line(&line, period, spread, now)?;
         let latest = refreshes_in(u64::from(deltas[count - 1]), period >> FRACTION_BITS)?;
         Some((lock, latest))
@@ -374,20 +372,19 @@ impl DisplayModel {
     /// line (`distances`, one per stamp), if it is close enough for a
     /// period of `period_nanos` to be taken.
     ///
-    /// A short window is trusted only for the first lattice, and only when
-    /// all of it fits very closely: a few deltas of a display with no
-    /// rhythm can fit a lattice by chance, and a display that lost its
-    /// rhythm once has to show a whole window of it again. A whole window
+    /// A short window (only the first lattice is looked for in one: see
+    /// `search`) is trusted only when all of it fits very closely: a few
+    /// deltas of a display with no rhythm can fit a lattice by chance. A
+    /// whole window
     /// is judged by its closest three quarters, so that a few late frames
     /// do not hide a rhythm, while the deltas of a display that keeps none
     /// scatter too widely.
-    fn window_spread(&self, distances: &mut [u64], period_nanos: u64) -> Option<u64> {
+    fn window_spread(distances: &mut [u64], period_nanos: u64) -> Option<u64> {
         // One stamp more than deltas: the window's first.
-        let short = distances.len() - 1 < WINDOW;
-        let (kept, divisor) = match (short, self.lost_one) {
-            (false, _) => (distances.len() * 3 / 4, LOCK_DIVISOR.get_u64()),
-            (true, false) => (distances.len(), CLOSE_DIVISOR.get_u64()),
-            (true, true) => return None,
+        let (kept, divisor) = if distances.len() - 1 < WINDOW {
+            (distances.len(), CLOSE_DIVISOR.get_u64())
+        } else {
+            (distances.len() * 3 / 4, LOCK_DIVISOR.get_u64())
         };
         distances.sort_unstable();
         let spread = distances[..kept].iter().sum::<u64>() / kept as u64;

@@ -27,12 +27,12 @@ use crate::pacing::tuning::Knob;
 
 /// A frame's time is pulled toward the typical steps' worth by at most
 /// this fraction of a step (Godot's half).
-pub(super) const GIVE_DIVISOR: Knob = Knob::new(20, "give", 2, &[2, 3, 4], 1..=64);
+pub(super) const GIVE_DIVISOR: Knob = Knob::new(19, "give", 2, &[2, 3, 4], 1..=64);
 /// Frames of step-count history kept.
 const HISTORY: usize = 12;
 /// Windows of the history that must agree on a typical range of steps a
 /// frame before a frame's time is pulled into it.
-pub(super) const AGREEING: Knob = Knob::new(12, "agreeing", 4, &[2, 3, 4, 6, 8], 1..=12);
+pub(super) const AGREEING: Knob = Knob::new(11, "agreeing", 4, &[2, 3, 4, 6, 8], 1..=12);
 
 /// The history of steps a frame and the time owed between frames.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -159,9 +159,6 @@ impl Hysteresis {
         time = time.clamp(owed - give, owed + give);
         // Under a step left banked, so the planner's whole steps are these.
         time = time.clamp(spent, spent + step - 1);
-        // At least an eighth of the frame's own time: a frame never hands
-        // the bank nothing while its clock moved.
-        time = time.max(units / 8);
         self.owed = owed - time;
         time - units
     }

@@ -31,11 +31,11 @@ use crate::pacing::shown::FRAMES_IN_FLIGHT;
 use crate::pacing::tuning::Knob;
 
 /// Frames judged over which a miss's weight fades by a factor of e.
-pub(super) const HORIZON: Knob = Knob::new(17, "horizon", 256, &[128, 256, 512, 1024], 1..=1 << 20);
+pub(super) const HORIZON: Knob = Knob::new(16, "horizon", 256, &[128, 256, 512, 1024], 1..=1 << 20);
 /// How many times fewer misses than the stamps feedback must have...
-pub(super) const ODDS: Knob = Knob::new(18, "odds", 2, &[1, 2, 3], 1..=64);
+pub(super) const ODDS: Knob = Knob::new(17, "odds", 2, &[1, 2, 3], 1..=64);
 /// ... and by how many whole misses more, before it plans.
-pub(super) const LEAD: Knob = Knob::new(19, "lead", 8, &[0, 1, 2, 4, 8], 0..=1024);
+pub(super) const LEAD: Knob = Knob::new(18, "lead", 8, &[0, 1, 2, 4, 8], 0..=1024);
 /// Fractional bits of the faded counts.
 const ONE: u64 = 1 << 16;
 

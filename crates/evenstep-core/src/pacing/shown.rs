@@ -57,14 +57,14 @@ const _: () = assert!(FRAMES_IN_FLIGHT <= u32::BITS as usize); // a bit each
 
 /// Reports fitted to the lattice, and reports with a consistent latency,
 /// needed before feedback plans frames.
-pub(super) const TRUST_AFTER: Knob = Knob::new(13, "trust-after", 8, &[4, 6, 8, 12, 16], 1..=4096);
+pub(super) const TRUST_AFTER: Knob = Knob::new(12, "trust-after", 8, &[4, 6, 8, 12, 16], 1..=4096);
 /// A shown time fits the lattice within an eighth of a period.
-pub(super) const FIT_DIVISOR: Knob = Knob::new(14, "fit", 8, &[4, 6, 8, 12, 16], 1..=1024);
+pub(super) const FIT_DIVISOR: Knob = Knob::new(13, "fit", 8, &[4, 6, 8, 12, 16], 1..=1024);
 /// The finest division of a first period tried when a gap does not fit it.
-pub(super) const MOST_DIVISIONS: Knob = Knob::new(15, "most-divisions", 8, &[4, 6, 8, 12], 1..=64);
+pub(super) const MOST_DIVISIONS: Knob = Knob::new(14, "most-divisions", 8, &[4, 6, 8, 12], 1..=64);
 /// The latency interval widens by this fraction of a period a report.
 pub(super) const WIDEN_DIVISOR: Knob =
-    Knob::new(16, "widen", 128, &[32, 64, 128, 256, 512], 1..=65536);
+    Knob::new(15, "widen", 128, &[32, 64, 128, 256, 512], 1..=65536);
 /// The longest gap between reports, in ns (about 4.3 s), over which a
 /// lattice is kept: past it the lattice starts over.
 const MOST_GAP_NANOS: u64 = u32::MAX as u64;

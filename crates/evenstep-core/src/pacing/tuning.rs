@@ -98,7 +98,7 @@ impl Knob {
 }
 
 /// Every knob, in a fixed order.
-pub(crate) const KNOBS: [Knob; 25] = [
+pub(crate) const KNOBS: [Knob; 24] = [
     snap::SLACK,
     snap::LOCKED_SPREAD_DIVISOR,
     snap::CLEAN_SPREAD_DIVISOR,
@@ -106,7 +106,6 @@ pub(crate) const KNOBS: [Knob; 25] = [
     display::EVIDENCE,
     display::CLOSE_DIVISOR,
     display::LOCK_DIVISOR,
-    display::UNLOCK_DIVISOR,
     display::NO_RHYTHM_AFTER,
     display::SETTLING_FRAMES,
     display::STALL_REFRESHES,

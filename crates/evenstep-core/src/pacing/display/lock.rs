@@ -6,7 +6,6 @@
 use super::line::Line;
 use super::{
     FRACTION_BITS, SETTLING_FRAMES, STALL_NANOS, STALL_REFRESHES, STRAYS_LOST, STRAYS_ONE,
-    UNLOCK_DIVISOR,
 };
 use crate::Timestamp;
 
@@ -193,8 +192,7 @@ impl Lock {
 
     /// Whether the stamps have wandered too far from the lattice to keep it.
     pub(super) fn is_lost(&self) -> bool {
-        self.spread * UNLOCK_DIVISOR.get_u64() > period_nanos_after(self.period)
-            || self.strays > STRAYS_LOST.get()
+        self.strays > STRAYS_LOST.get()
     }
 
     /// The time from the origin to `now`, in 2⁻¹⁶ ns, once the origin has
@@ -219,14 +217,6 @@ impl Lock {
         self.baseline -= moved;
         step
     }
-}
-
-/// A period in 2⁻¹⁶ ns as whole ns.
-fn period_nanos_after(period: i64) -> u64 {
-    // A period is never below one ns (see `follow`): the sign bit is clear.
-    #[allow(clippy::cast_sign_loss, reason = "a period is positive")]
-    let period = period as u64;
-    period >> FRACTION_BITS
 }
 
 /// A value the lattice keeps far under 2⁶³ (a few seconds in 2⁻¹⁶ ns, or
