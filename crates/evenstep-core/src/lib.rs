@@ -97,7 +97,10 @@
 //!
 //! # Features
 //!
-//! None. Every consumer compiles exactly the same code.
+//! One, for the pacing lab alone: `tuning` makes pacing's tuned constants
+//! process-wide settings (`tuning`), so the lab can judge each on captures
+//! it was not chosen on. A game leaves it off: its constants are then
+//! constants, and every game compiles exactly the same code.
 #![no_std]
 #![forbid(unsafe_code)]
 
