@@ -197,8 +197,9 @@ impl FrameLoop {
     /// that breaks a plan. From the reports the planner learns where the
     /// display's refreshes fall and how long a frame takes from its
     /// timestamp to its refresh; once they agree, and feedback has been
-    /// right clearly more often than the timestamps on the frames shown,
-    /// snapped and locked pacing bank each frame the refreshes from the
+    /// right on enough of the frames shown where the timestamps were
+    /// wrong, since it last was wrong where they were right, snapped and
+    /// locked pacing bank each frame the refreshes from the
     /// previous frame's predicted showing to its own (see [`Pacing`](crate::Pacing)).
     ///
     /// The planner remembers the latest [`FRAMES_IN_FLIGHT`](crate::FRAMES_IN_FLIGHT)

@@ -327,8 +327,8 @@ fn with_feedback_frames_that_come_late_run_one_step_a_frame_once_feedback_has_pr
 /// The frame (from 0) feedback first plans on [`LATE_60`] with reports
 /// three frames late, and the frames snapped pacing without feedback runs
 /// wrong from there to frame 600.
-const FIRST_FED: usize = 77;
-const UNFED_WRONG: usize = 150;
+const FIRST_FED: usize = 44;
+const UNFED_WRONG: usize = 160;
 
 #[test]
 fn feedback_whose_latency_swings_by_whole_refreshes_is_not_trusted_and_changes_no_plan() {

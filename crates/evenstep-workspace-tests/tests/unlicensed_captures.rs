@@ -218,8 +218,8 @@ fn with_feedback_the_default_is_within_the_better_baseline_on_five_of_six_compos
         fed += total(&report, Config::Feedback);
         better += pinned_better;
     }
-    // Pinned (the README's table): 0.66 of the better baseline's.
-    assert_eq!((fed, better), (7_483, 11_358));
+    // Pinned (the README's table): 0.63 of the better baseline's.
+    assert_eq!((fed, better), (7_109, 11_358));
 }
 
 #[test]

@@ -66,8 +66,8 @@ use crate::Nanos;
 /// snapped and locked pacing alike weigh two plans for each frame: the
 /// refreshes from the previous frame's predicted showing to its own, and
 /// the frame timestamps' plan, as above. Each report judges both, and
-/// feedback plans only while it has been right clearly more often than the
-/// timestamps over the last few hundred frames shown (a compositor that
+/// feedback plans once it has been right on a dozen showings the timestamps
+/// got wrong, until it is wrong on one they got right (a compositor that
 /// latches frames at a fixed point, where the stamps jitter and the
 /// showing does not); behind a FIFO queue, where the showing swings with
 /// the queue, the timestamps go on planning. Either way, feedback never

@@ -12,32 +12,34 @@
 //! the lab's judging rule (`⌊k·r⌋` or `⌈k·r⌉` steps for `k` refreshes at
 //! `r` steps a refresh, alone and with the showing before).
 //!
-//! Each source's misses are counted with a weight that fades by a
-//! [`HORIZON`]th every frame judged, and feedback plans only while its
-//! misses, times [`ODDS`], plus [`LEAD`], stay under the stamps'. So the
-//! stamps plan until feedback has shown, over a few hundred frames, that
-//! it does clearly better (a compositor with a fixed latch, where the
-//! stamps jitter and the showing does not), and plan again once it stops
-//! doing so (a FIFO queue whose depth swings on a slow frame, which the
-//! latch model mispredicts by a refresh or two and the stamps ride out).
-//! Changing hands moves nothing: the source that did not plan a frame has
-//! seen it all the same, and the bank goes on from where the frame left
-//! it.
+//! Feedback plans once it has been right, [`LEAD`] times, on a showing the
+//! stamps got wrong, since it last got one wrong that the stamps got right;
+//! that one miss hands the frames back to the stamps, and the count starts
+//! again from nothing. A showing both got right, or both wrong, moves
+//! nothing. A showing feedback did not predict counts as one it got wrong
+//! (it could not have planned it), but for the showing of the frame where
+//! its count of refreshes starts again (its first prediction, or the frame
+//! after a gap), which is not judged. So the stamps plan until feedback has
+//! shown that it would have done better where they went wrong (a
+//! compositor with a fixed latch, where the stamps jitter and the showing
+//! does not), and plan again at feedback's first miss where they would not
+//! have missed (a FIFO queue whose depth swings on a slow frame, which the
+//! latch model mispredicts by a refresh or two and the stamps ride out). It
+//! counts wins, not a rate: where the stamps miss one showing in a hundred,
+//! feedback still takes over after a dozen of them, and no constant says
+//! how long a miss is remembered. Changing hands moves nothing: the source
+//! that did not plan a frame has seen it all the same, and the bank goes on
+//! from where the frame left it.
 //!
-//! The three constants were chosen by leave-one-capture-out over the lab's
-//! training captures and profiles (the lab README gives both figures).
+//! The lead was chosen by leave-one-capture-out over the lab's training
+//! captures and profiles (the lab README gives both figures).
 
 use crate::pacing::shown::FRAMES_IN_FLIGHT;
 use crate::pacing::tuning::Knob;
 
-/// Frames judged over which a miss's weight fades by a factor of e.
-pub(super) const HORIZON: Knob = Knob::new(16, "horizon", 256, &[128, 256, 512, 1024], 1..=1 << 20);
-/// How many times fewer misses than the stamps feedback must have...
-pub(super) const ODDS: Knob = Knob::new(17, "odds", 2, &[1, 2, 3], 1..=64);
-/// ... and by how many whole misses more, before it plans.
-pub(super) const LEAD: Knob = Knob::new(18, "lead", 8, &[0, 1, 2, 4, 8], 0..=1024);
-/// Fractional bits of the faded counts.
-const ONE: u64 = 1 << 16;
+/// Showings feedback must have been right on where the stamps were wrong,
+/// since it last missed one the stamps got right, before it plans.
+pub(super) const LEAD: Knob = Knob::new(16, "lead", 12, &[4, 6, 8, 12, 16, 24], 0..=1 << 20);
 
 /// The two sources' candidates for the frames in flight, and their
 /// records.
@@ -53,9 +55,13 @@ pub(crate) struct Referee {
     /// feedback predicted it.
     known: u32,
     predicted: u32,
-    /// Each source's faded misses, in [`ONE`]s.
-    stamps_missed: u64,
-    fed_missed: u64,
+    /// Bit `slot` set for a frame from which feedback's count of refreshes
+    /// starts again (after a gap, or its first prediction): the showing it
+    /// is in is not judged.
+    opened: u32,
+    /// Showings feedback got right and the stamps wrong since feedback
+    /// last got one wrong that the stamps got right.
+    lead: u32,
     /// The latest showing judged: its span in units and the stamps' steps
     /// over it (two showings are judged together too).
     previous: Option<(u128, u128)>,
@@ -68,8 +74,8 @@ impl Referee {
             fed: [0; FRAMES_IN_FLIGHT],
             known: 0,
             predicted: 0,
-            stamps_missed: 0,
-            fed_missed: 0,
+            opened: 0,
+            lead: 0,
             previous: None,
         }
     }
@@ -78,6 +84,12 @@ impl Referee {
     pub(crate) fn numbered(&mut self, slot: usize) {
         self.known &= !(1 << slot);
         self.predicted &= !(1 << slot);
+        self.opened &= !(1 << slot);
+    }
+
+    /// Feedback's count of refreshes starts again at the frame in `slot`.
+    pub(crate) fn opens(&mut self, slot: usize) {
+        self.opened |= 1 << slot;
     }
 
     /// The frame in `slot` had both candidates: `stamps` steps, and
@@ -98,10 +110,10 @@ impl Referee {
         }
     }
 
-    /// Whether feedback has lately been right clearly more often than the
-    /// stamps.
+    /// Whether feedback has been right often enough where the stamps were
+    /// not, since it last missed where they did not.
     pub(crate) fn prefers_feedback(&self) -> bool {
-        self.fed_missed * ODDS.get_u64() + LEAD.get_u64() * ONE < self.stamps_missed
+        self.lead >= LEAD.get()
     }
 
     /// Judges the frames in `slots` (those after the previous report, up to
@@ -115,8 +127,9 @@ impl Referee {
     ) {
         let (mut stamps, mut fed, mut predicted) = (0_u128, 0_u64, true);
         for slot in slots {
-            if self.known & (1 << slot) == 0 {
-                // A frame whose steps are not known: nothing to judge.
+            if self.known & !self.opened & (1 << slot) == 0 {
+                // A frame whose steps are not known, or where feedback's
+                // count starts again: nothing to judge.
                 self.previous = None;
                 return;
             }
@@ -129,16 +142,15 @@ impl Referee {
         let stamps_right = fits(stamps, units, per_step)
             && previous
                 .is_none_or(|(before, steps)| fits(steps + stamps, before + units, per_step));
-        self.stamps_missed = faded(self.stamps_missed, !stamps_right);
         // A showing feedback did not predict counts against it: it could
         // not have planned it.
-        self.fed_missed = faded(self.fed_missed, !predicted || fed != refreshes);
+        let fed_right = predicted && fed == refreshes;
+        if fed_right && !stamps_right {
+            self.lead = self.lead.saturating_add(1);
+        } else if stamps_right && !fed_right {
+            self.lead = 0;
+        }
     }
-}
-
-/// A faded count of misses after one more judgment.
-fn faded(count: u64, missed: bool) -> u64 {
-    count - count / HORIZON.get_u64() + if missed { ONE } else { 0 }
 }
 
 /// Whether `steps` are right for a showing of `units`: within a step of
@@ -152,4 +164,65 @@ fn fits(steps: u128, units: u128, per_step: u64) -> bool {
 
 fn saturate(steps: u64) -> u32 {
     u32::try_from(steps).unwrap_or(u32::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{LEAD, Referee};
+
+    /// Units of a step, and of a refresh: one step a refresh.
+    const STEP: u64 = 1_000;
+
+    /// A showing of one refresh of the frame in slot 0: the stamps ran
+    /// `stamps` steps, feedback predicted `fed` refreshes (or nothing).
+    /// Each is judged alone: a frame whose steps are unknown comes between.
+    fn show(referee: &mut Referee, stamps: u64, fed: Option<u64>) {
+        referee.numbered(1);
+        referee.judge([1].into_iter(), || (1, u128::from(STEP)), STEP);
+        referee.numbered(0);
+        match fed {
+            Some(refreshes) => referee.candidates(0, stamps, refreshes),
+            None => referee.ran(0, stamps),
+        }
+        referee.judge([0].into_iter(), || (1, u128::from(STEP)), STEP);
+    }
+
+    #[test]
+    fn feedback_plans_after_its_lead_and_hands_back_at_its_first_loss() {
+        let mut referee = Referee::new();
+        for _ in 1..LEAD.get() {
+            show(&mut referee, 2, Some(1)); // the stamps wrong, feedback right
+            show(&mut referee, 1, Some(1)); // both right: nothing told
+            show(&mut referee, 0, Some(2)); // both wrong: nothing told
+        }
+        assert!(!referee.prefers_feedback());
+        show(&mut referee, 2, Some(1));
+        assert!(referee.prefers_feedback());
+        show(&mut referee, 2, Some(1));
+        assert!(referee.prefers_feedback());
+        // Feedback wrong where the stamps were right: the lead is gone.
+        show(&mut referee, 1, Some(2));
+        assert!(!referee.prefers_feedback());
+        assert_eq!(referee.lead, 0);
+    }
+
+    #[test]
+    fn a_showing_feedback_did_not_predict_counts_against_it_unless_its_count_started_there() {
+        let mut referee = Referee::new();
+        for _ in 0..LEAD.get() {
+            show(&mut referee, 2, Some(1));
+        }
+        assert!(referee.prefers_feedback());
+        // Where feedback's count starts again, a showing the stamps got
+        // right is not judged.
+        referee.numbered(0);
+        referee.opens(0);
+        referee.ran(0, 1);
+        referee.judge([0].into_iter(), || (1, u128::from(STEP)), STEP);
+        assert!(referee.prefers_feedback());
+        // Unpredicted anywhere else, with the stamps right: feedback could
+        // not have planned it, and its lead is gone.
+        show(&mut referee, 1, None);
+        assert!(!referee.prefers_feedback());
+    }
 }

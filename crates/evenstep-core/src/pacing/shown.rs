@@ -39,8 +39,8 @@
 //! frame planned after that (the first sets where the count starts). The
 //! [referee](super::referee) then judges, report by report, whether the
 //! predictions or the timestamps would have run the right steps, and
-//! frames are planned from feedback only while it has been right more
-//! often. Frames are planned from the timestamps once reports stop: when
+//! frames are planned from feedback once it has been right often enough
+//! where the timestamps were not, until it misses where they did not. Frames are planned from the timestamps once reports stop: when
 //! the latest report names a frame more than [`FRAMES_IN_FLIGHT`] frames
 //! back.
 
@@ -545,7 +545,13 @@ impl Shown {
             self.previous = None;
             return None;
         };
-        let (from, previous) = self.previous.replace((model.point, refresh))?;
+        let Some((from, previous)) = self.previous.replace((model.point, refresh)) else {
+            // The count starts here: this frame's showing says nothing of
+            // feedback.
+            let latest = FrameId::from_raw(self.next.get().wrapping_sub(1));
+            self.referee.opens(slot_of(latest));
+            return None;
+        };
         // The reports since the previous frame (a few, each under MOST_GAP_NANOS
         // after the one before) moved the point on by well under the span.
         let gap = fixed(model.point.saturating_since(from).as_nanos()) + refresh - previous;

@@ -1,6 +1,6 @@
 //! Pacing's tuned constants in one table, so that each can be judged on
 //! captures it was not chosen on. Every threshold a pacing rule compares
-//! against (a spread, a count of frames, a fading horizon) is a [`Knob`]
+//! against (a spread, a count of frames, a lead) is a [`Knob`]
 //! declared beside its rule, with its shipped value, the values the lab
 //! tries and the range its rule accepts. In every build but the lab's a
 //! knob is a constant: [`Knob::get`] is its shipped value, folded where it
@@ -98,7 +98,7 @@ impl Knob {
 }
 
 /// Every knob, in a fixed order.
-pub(crate) const KNOBS: [Knob; 24] = [
+pub(crate) const KNOBS: [Knob; 22] = [
     snap::SLACK,
     snap::LOCKED_SPREAD_DIVISOR,
     snap::CLEAN_SPREAD_DIVISOR,
@@ -115,8 +115,6 @@ pub(crate) const KNOBS: [Knob; 24] = [
     shown::FIT_DIVISOR,
     shown::MOST_DIVISIONS,
     shown::WIDEN_DIVISOR,
-    referee::HORIZON,
-    referee::ODDS,
     referee::LEAD,
     hysteresis::GIVE_DIVISOR,
     snap::WHOLE_BAND,
