@@ -135,7 +135,7 @@ fn every_knob_is_named_once_ships_a_value_it_tries_and_starts_shipped() {
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let knobs = tuning::knobs();
-    assert_eq!(knobs.len(), 22);
+    assert_eq!(knobs.len(), 21);
     for (i, knob) in knobs.iter().enumerate() {
         assert!(knob.tried().contains(&knob.shipped()), "{}", knob.name());
         assert!(knob.tried().len() >= 3, "{}", knob.name());

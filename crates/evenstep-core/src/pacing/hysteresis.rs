@@ -27,7 +27,7 @@ use crate::pacing::tuning::Knob;
 
 /// A frame's time is pulled toward the typical steps' worth by at most
 /// this fraction of a step (Godot's half).
-pub(super) const GIVE_DIVISOR: Knob = Knob::new(17, "give", 2, &[2, 3, 4], 1..=64);
+pub(super) const GIVE_DIVISOR: Knob = Knob::new(16, "give", 2, &[2, 3, 4], 1..=64);
 /// Frames of step-count history kept.
 const HISTORY: usize = 12;
 /// Windows of the history that must agree on a typical range of steps a

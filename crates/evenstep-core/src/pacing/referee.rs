@@ -39,7 +39,7 @@ use crate::pacing::tuning::Knob;
 
 /// Showings feedback must have been right on where the stamps were wrong,
 /// since it last missed one the stamps got right, before it plans.
-pub(super) const LEAD: Knob = Knob::new(16, "lead", 12, &[4, 6, 8, 12, 16, 24], 0..=1 << 20);
+pub(super) const LEAD: Knob = Knob::new(15, "lead", 12, &[4, 6, 8, 12, 16, 24], 0..=1 << 20);
 
 /// The two sources' candidates for the frames in flight, and their
 /// records.

@@ -12,14 +12,13 @@
 //! see, whatever the jitter of the timestamps.
 //!
 //! **The lattice.** Shown times sit on the display's refreshes. The first
-//! two reports give a first period; a later gap that fits no whole number
-//! of it but a whole number of a half, a third, ... an eighth of it makes
-//! that the period (a game showing every other refresh first, then every
-//! one); and the period is measured over the whole span since the lattice
-//! was found, so it is exact to the reports' own precision divided by the
-//! refreshes counted. A report more than an eighth of a period from the
-//! lattice (a refresh-rate change, a variable-refresh display, a
-//! nonsensical report) starts the lattice over from that report.
+//! two reports give a first period, and the period is measured over the
+//! whole span since the lattice was found, so it is exact to the reports'
+//! own precision divided by the refreshes counted. A report more than an
+//! eighth of a period from the lattice (a refresh-rate change, a
+//! variable-refresh display, a game that showed every other refresh first
+//! and now shows every one, a nonsensical report) starts the lattice over
+//! from that report.
 //!
 //! **The latency.** A frame stamped at `t` is shown at the first refresh
 //! at or after `t + c`, for a latch offset `c` the pipeline keeps (a
@@ -60,11 +59,9 @@ const _: () = assert!(FRAMES_IN_FLIGHT <= u32::BITS as usize); // a bit each
 pub(super) const TRUST_AFTER: Knob = Knob::new(12, "trust-after", 8, &[4, 6, 8, 12, 16], 1..=4096);
 /// A shown time fits the lattice within an eighth of a period.
 pub(super) const FIT_DIVISOR: Knob = Knob::new(13, "fit", 8, &[4, 6, 8, 12, 16], 1..=1024);
-/// The finest division of a first period tried when a gap does not fit it.
-pub(super) const MOST_DIVISIONS: Knob = Knob::new(14, "most-divisions", 8, &[4, 6, 8, 12], 1..=64);
 /// The latency interval widens by this fraction of a period a report.
 pub(super) const WIDEN_DIVISOR: Knob =
-    Knob::new(15, "widen", 128, &[32, 64, 128, 256, 512], 1..=65536);
+    Knob::new(14, "widen", 128, &[32, 64, 128, 256, 512], 1..=65536);
 /// The longest gap between reports, in ns (about 4.3 s), over which a
 /// lattice is kept: past it the lattice starts over.
 const MOST_GAP_NANOS: u64 = u32::MAX as u64;
@@ -159,44 +156,30 @@ impl ShownLattice {
             };
             return;
         }
-        // The usual report: one refresh after the latest.
-        if (gap - self.period)
-            .saturating_abs()
-            .saturating_mul(i64::from(FIT_DIVISOR.get()))
-            <= self.period
-        {
-            self.count(at, 1, 1);
-            return;
-        }
-        match (1..=i64::from(MOST_DIVISIONS.get())).find_map(|parts| self.fit_parts(gap, parts)) {
-            Some((refreshes, parts)) => self.count(at, refreshes, parts),
+        match self.refreshes_in(gap) {
+            Some(refreshes) => self.count(at, refreshes),
             None => *self = ShownLattice::at(at),
         }
     }
 
-    /// The refreshes of the period cut into `parts` that `gap` spans, if it
-    /// is a whole number of them within an eighth of one, and the parts.
-    fn fit_parts(&self, gap: i64, parts: i64) -> Option<(u64, u64)> {
-        let period = self.period / parts;
-        if period == 0 {
+    /// The refreshes `gap` spans, if it is a whole number of periods within
+    /// an eighth of one.
+    fn refreshes_in(&self, gap: i64) -> Option<u64> {
+        let refreshes = (gap + self.period / 2) / self.period;
+        let off = gap - refreshes * self.period;
+        if refreshes < 1 || off.abs() * i64::from(FIT_DIVISOR.get()) > self.period {
             return None;
         }
-        let refreshes = (gap + period / 2) / period;
-        let off = gap - refreshes * period;
-        if refreshes < 1 || off.abs() * i64::from(FIT_DIVISOR.get()) > period {
-            return None;
-        }
-        Some((refreshes.unsigned_abs(), parts.unsigned_abs()))
+        Some(refreshes.unsigned_abs())
     }
 
-    /// Counts `at` `refreshes` of the period cut into `parts` after the
-    /// latest point. The period is measured over the whole span since the
-    /// lattice was started (exact to a report's own error over the span)
-    /// whenever the refreshes counted pass a power of two, and when the
-    /// period is cut.
-    fn count(&mut self, at: Timestamp, refreshes: u64, parts: u64) {
-        let since = self.since.saturating_mul(parts).saturating_add(refreshes);
-        if parts > 1 || since.ilog2() > self.since.max(1).ilog2() {
+    /// Counts `at` `refreshes` after the latest point. The period is
+    /// measured over the whole span since the lattice was started (exact to
+    /// a report's own error over the span) whenever the refreshes counted
+    /// pass a power of two.
+    fn count(&mut self, at: Timestamp, refreshes: u64) {
+        let since = self.since.saturating_add(refreshes);
+        if since.ilog2() > self.since.max(1).ilog2() {
             let span = u128::from(at.saturating_since(self.base).as_nanos()) << FRACTION_BITS;
             self.period = i64::try_from(span / u128::from(since)).unwrap_or(i64::MAX);
         }

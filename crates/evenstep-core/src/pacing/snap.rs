@@ -143,17 +143,17 @@ pub(super) const FOLLOW_DIVISOR: Knob = Knob::new(3, "follow", 20, &[10, 15, 20,
 /// that far off (with [`CACHE_BAND`] besides): the lab's grid stops here
 /// for that reason, not for the wrong frames (wider bands run fewer on the
 /// traces judged).
-pub(super) const WHOLE_BAND: Knob = Knob::new(18, "whole-band", 50, &[50, 100, 200], 1..=100_000);
+pub(super) const WHOLE_BAND: Knob = Knob::new(17, "whole-band", 50, &[50, 100, 200], 1..=100_000);
 /// A refresh of any other fraction of a step has one within a 400th of
 /// it, as close as displays keep to their nominal rates.
 pub(super) const FRACTION_BAND: Knob =
-    Knob::new(19, "fraction-band", 400, &[200, 400, 800], 1..=100_000);
+    Knob::new(18, "fraction-band", 400, &[200, 400, 800], 1..=100_000);
 /// A period within a 200th of a lattice's refresh is close to it (the
 /// lattice has settled).
-pub(super) const CLOSE_BAND: Knob = Knob::new(20, "close-band", 200, &[100, 200, 400], 1..=100_000);
+pub(super) const CLOSE_BAND: Knob = Knob::new(19, "close-band", 200, &[100, 200, 400], 1..=100_000);
 /// A lattice found for a period is kept for the periods within a 200th of
 /// it.
-pub(super) const CACHE_BAND: Knob = Knob::new(21, "cache-band", 200, &[100, 200, 400], 1..=100_000);
+pub(super) const CACHE_BAND: Knob = Knob::new(20, "cache-band", 200, &[100, 200, 400], 1..=100_000);
 
 /// Where snapping stands after a frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -98,7 +98,7 @@ impl Knob {
 }
 
 /// Every knob, in a fixed order.
-pub(crate) const KNOBS: [Knob; 22] = [
+pub(crate) const KNOBS: [Knob; 21] = [
     snap::SLACK,
     snap::LOCKED_SPREAD_DIVISOR,
     snap::CLEAN_SPREAD_DIVISOR,
@@ -113,7 +113,6 @@ pub(crate) const KNOBS: [Knob; 22] = [
     hysteresis::AGREEING,
     shown::TRUST_AFTER,
     shown::FIT_DIVISOR,
-    shown::MOST_DIVISIONS,
     shown::WIDEN_DIVISOR,
     referee::LEAD,
     hysteresis::GIVE_DIVISOR,
