@@ -177,14 +177,20 @@ mod tests {
     /// `stamps` steps, feedback predicted `fed` refreshes (or nothing).
     /// Each is judged alone: a frame whose steps are unknown comes between.
     fn show(referee: &mut Referee, stamps: u64, fed: Option<u64>) {
-        referee.numbered(1);
-        referee.judge([1].into_iter(), || (1, u128::from(STEP)), STEP);
+        break_run(referee);
         referee.numbered(0);
         match fed {
             Some(refreshes) => referee.candidates(0, stamps, refreshes),
             None => referee.ran(0, stamps),
         }
         referee.judge([0].into_iter(), || (1, u128::from(STEP)), STEP);
+    }
+
+    /// A frame whose steps are unknown: the next showing is judged alone,
+    /// not with the one before.
+    fn break_run(referee: &mut Referee) {
+        referee.numbered(1);
+        referee.judge([1].into_iter(), || (1, u128::from(STEP)), STEP);
     }
 
     #[test]
@@ -215,6 +221,7 @@ mod tests {
         assert!(referee.prefers_feedback());
         // Where feedback's count starts again, a showing the stamps got
         // right is not judged.
+        break_run(&mut referee);
         referee.numbered(0);
         referee.opens(0);
         referee.ran(0, 1);
