@@ -111,13 +111,11 @@ pub enum Rhythm {
 /// (the [spread](DisplayModel::spread)) and the share of stamps further
 /// out (strays). It drops the lattice when more than three eighths of the
 /// stamps stray (a game that left the display's pace, a display that lost
-/// its rhythm); one outlier never loses it. (A spread too wide to keep was
-/// a second rule; it dropped no lattice of any trace the lab judges that
-/// the strays had not, and went.) A lattice finer than the frames (found from startup
-/// frames faster than the game's pace, or kept while the game drops to
-/// every other refresh) is kept: its refreshes count the frames' steps as
-/// a coarser one would. After a
-/// lattice is lost, a new one is taken only from a whole window. A delta
+/// its rhythm); one outlier never loses it. A lattice finer than the
+/// frames (found from startup frames faster than the game's pace, or kept
+/// while the game drops to every other refresh) is kept: its refreshes
+/// count the frames' steps as a coarser one would. After a lattice is
+/// lost, a new one is taken only from a whole window. A delta
 /// longer than about 4.3 s (a hidden window) drops the lattice too: no
 /// display phase survives that. Zero deltas (a repeated or backwards stamp)
 /// teach nothing.
@@ -375,10 +373,9 @@ impl DisplayModel {
     /// A short window (only the first lattice is looked for in one: see
     /// `search`) is trusted only when all of it fits very closely: a few
     /// deltas of a display with no rhythm can fit a lattice by chance. A
-    /// whole window
-    /// is judged by its closest three quarters, so that a few late frames
-    /// do not hide a rhythm, while the deltas of a display that keeps none
-    /// scatter too widely.
+    /// whole window is judged by its closest three quarters, so that a few
+    /// late frames do not hide a rhythm, while the deltas of a display that
+    /// keeps none scatter too widely.
     fn window_spread(distances: &mut [u64], period_nanos: u64) -> Option<u64> {
         // One stamp more than deltas: the window's first.
         let (kept, divisor) = if distances.len() - 1 < WINDOW {

@@ -333,22 +333,31 @@ impl Shown {
         frame
     }
 
+    /// The frame numbered last.
+    fn latest_planned(&self) -> FrameId {
+        FrameId::from_raw(self.next.get().wrapping_sub(1))
+    }
+
+    /// The slot of the frame numbered last.
+    fn latest_slot(&self) -> usize {
+        slot_of(self.latest_planned())
+    }
+
     /// The latest frame numbered ran `steps`; it is `judged` only when
     /// pacing snapped it at normal speed (a frame at another speed, or
     /// with pacing off, says nothing of either source, and the showing it
     /// is in is not judged).
     pub(crate) fn ran(&mut self, steps: u64, judged: bool) {
         if judged {
-            let slot = slot_of(FrameId::from_raw(self.next.get().wrapping_sub(1)));
-            self.referee.ran(slot, steps);
+            self.referee.ran(self.latest_slot(), steps);
         }
     }
 
     /// The latest frame numbered would have run `stamps` steps as the
     /// timestamps plan it, and feedback predicted `refreshes` for it.
     pub(crate) fn candidates(&mut self, stamps: u64, refreshes: u64) {
-        let slot = slot_of(FrameId::from_raw(self.next.get().wrapping_sub(1)));
-        self.referee.candidates(slot, stamps, refreshes);
+        self.referee
+            .candidates(self.latest_slot(), stamps, refreshes);
     }
 
     /// The snap of a frame to the `refreshes` display feedback predicts
@@ -531,8 +540,7 @@ impl Shown {
         let Some((from, previous)) = self.previous.replace((model.point, refresh)) else {
             // The count starts here: this frame's showing says nothing of
             // feedback.
-            let latest = FrameId::from_raw(self.next.get().wrapping_sub(1));
-            self.referee.opens(slot_of(latest));
+            self.referee.opens(self.latest_slot());
             return None;
         };
         // The reports since the previous frame (a few, each under MOST_GAP_NANOS
@@ -555,7 +563,7 @@ impl Shown {
     /// Whether the latest report names a frame planned more than
     /// [`FRAMES_IN_FLIGHT`] frames ago: reports have stopped coming.
     fn is_stale(&self) -> bool {
-        let planned = FrameId::from_raw(self.next.get().wrapping_sub(1));
+        let planned = self.latest_planned();
         self.latest
             .is_none_or(|(frame, _)| planned.since(frame) > FRAMES_IN_FLIGHT as u64)
     }
