@@ -2,8 +2,8 @@
 //! shown is taken only for a remembered, drawn frame, shown after its
 //! timestamp and after the previous report; the numbering survives every
 //! control; the reports teach the display's period and phase; frames are
-//! planned for their predicted showing once feedback has been right
-//! clearly more often than the stamps; and feedback that keeps no fixed
+//! planned for their predicted showing once feedback has been right often
+//! enough where the stamps were wrong; and feedback that keeps no fixed
 //! latency changes no plan.
 
 use evenstep_core::{
@@ -303,8 +303,8 @@ fn with_feedback_frames_that_come_late_run_one_step_a_frame_once_feedback_has_pr
     let display = LATE_60;
     let mut fed = snapping();
     let plans = run(&mut fed, &display, 600, Some(3));
-    // The stamps plan until feedback has been right on clearly more of the
-    // frames shown: FIRST_FED frames in, from then on every frame.
+    // The stamps plan until feedback has been right on a dozen showings
+    // they got wrong: FIRST_FED frames in, from then on every frame.
     let first_fed = plans.iter().position(FramePlan::predicted).unwrap();
     assert_eq!(first_fed, FIRST_FED);
     assert!(

@@ -188,8 +188,9 @@ fn the_default_is_within_two_percent_of_godots_jitter_fix_on_every_profile() {
 #[test]
 fn with_display_feedback_the_default_is_never_worse_than_without_on_any_profile() {
     // Over the start phases, and at each phase but by two frames: the
-    // referee leaves the stamps to plan until feedback has been right
-    // clearly more often, behind a FIFO queue included (12 to 21).
+    // referee leaves the stamps to plan until feedback has been right on
+    // enough showings the stamps got wrong, behind a FIFO queue included
+    // (12 to 21).
     for trace in &suite().traces {
         let Some(sweep) = &trace.judged else {
             continue;
